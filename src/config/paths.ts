@@ -1,0 +1,82 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** Directories the tool reads and writes, resolved once per run from the environment. */
+export interface Paths {
+  home: string;
+  configDir: string;
+  configFile: string;
+  secretsFile: string;
+  appsDir: string;
+  stateDir: string;
+  stateFile: string;
+  lockFile: string;
+  cacheDir: string;
+  dataHome: string;
+  applicationsDir: string;
+  iconsDir: string;
+}
+
+export const TOOL_DIR_NAME = 'appimage-keeper';
+
+/** XDG base dir: relative values are ignored as the spec requires. */
+function xdg(env: NodeJS.ProcessEnv, name: string, home: string, fallback: string): string {
+  const value = env[name];
+  if (value && isAbsolute(value)) return value;
+  return join(home, fallback);
+}
+
+/** Resolves every path from the environment and an optional --config-dir override. */
+export function resolvePaths(env: NodeJS.ProcessEnv, configDirOverride?: string): Paths {
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  const configHome = xdg(env, 'XDG_CONFIG_HOME', home, '.config');
+  const defaultConfigDir = join(configHome, TOOL_DIR_NAME);
+  const configDir = configDirOverride ? resolve(expandHome(configDirOverride, env)) : defaultConfigDir;
+  const stateHome = xdg(env, 'XDG_STATE_HOME', home, join('.local', 'state'));
+  const cacheHome = xdg(env, 'XDG_CACHE_HOME', home, '.cache');
+  const dataHome = xdg(env, 'XDG_DATA_HOME', home, join('.local', 'share'));
+  // Two config dirs must never share state or a lock: a non-default one gets its own sub-folder.
+  const stateDir =
+    configDir === defaultConfigDir
+      ? join(stateHome, TOOL_DIR_NAME)
+      : join(stateHome, TOOL_DIR_NAME, 'profiles', profileKey(configDir));
+  return {
+    home,
+    configDir,
+    configFile: join(configDir, 'config.yml'),
+    secretsFile: join(configDir, 'secrets.yml'),
+    appsDir: join(configDir, 'apps'),
+    stateDir,
+    stateFile: join(stateDir, 'state.json'),
+    lockFile: join(stateDir, 'lock'),
+    cacheDir: join(cacheHome, TOOL_DIR_NAME),
+    dataHome,
+    applicationsDir: join(dataHome, 'applications'),
+    iconsDir: join(dataHome, 'icons'),
+  };
+}
+
+/** A stable, readable folder name for a config dir path. */
+function profileKey(configDir: string): string {
+  let hash = 0x811c9dc5;
+  for (const ch of configDir) {
+    hash ^= ch.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  const tail = configDir
+    .split('/')
+    .filter(Boolean)
+    .slice(-2)
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${tail || 'root'}-${hash.toString(16).padStart(8, '0')}`;
+}
+
+/** Expands a leading `~` and `$HOME`/`${HOME}` in a path field. */
+export function expandHome(value: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  let out = value.replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, home);
+  if (out === '~') out = home;
+  else if (out.startsWith('~/')) out = join(home, out.slice(2));
+  return out;
+}

@@ -1,0 +1,85 @@
+/**
+ * The effective, fully-defaulted settings the rest of the tool works with. The zod schemas in
+ * `schema.ts` validate raw YAML into these shapes; `settings.ts` merges global and recipe values.
+ */
+
+export type CheckMethod = 'etag' | 'last-modified';
+
+export interface ForgeStrategy {
+  strategy: 'forge';
+  /** https://<host>/<owner>/<repo> (lab: nested groups allowed). */
+  repository: string;
+  asset_match?: string | undefined;
+  asset_match_regex?: string | undefined;
+  /** Pattern for the AppImage inside a ZIP asset (also accepted at the recipe's top level). */
+  inner_asset_match?: string | undefined;
+  /** Consider pre-releases too (default false: the forge's "latest" release). */
+  prerelease?: boolean | undefined;
+}
+
+export interface DirectStrategy {
+  strategy: 'direct';
+  url: string;
+  check_method: CheckMethod;
+}
+
+export interface ScriptStrategy {
+  strategy: 'script';
+  /** Absolute path (already resolved against the recipe's folder). */
+  script_path: string;
+  /** Seconds before the script is killed (default 120). */
+  timeout?: number | undefined;
+}
+
+export type StrategyConfig = ForgeStrategy | DirectStrategy | ScriptStrategy;
+
+/** `all` means every built-in proxy base, in order. */
+export type ProxyPrefix = 'all' | string[];
+
+/** Fields of config.yml (spec 2.1), every one overridable per recipe. */
+export interface GlobalSettings {
+  storage_dir: string;
+  symlink_dir: string;
+  naming_format: string;
+  manage_desktop_files: boolean;
+  create_symlinks: boolean;
+  segmented_downloads: boolean;
+  show_all: boolean;
+  respect_rate_limits: boolean;
+  hub_proxy: boolean;
+  hub_proxy_prefix: ProxyPrefix;
+  hub_token?: string | undefined;
+  hub_release_api_url?: string | undefined;
+  hub_release_web_url?: string | undefined;
+  lab_release_api_url?: string | undefined;
+  lab_release_web_url?: string | undefined;
+  /** Parallel range requests per download (default 4). */
+  download_connections: number;
+  /** Seconds without a byte before a connection is considered stalled (default 30). */
+  stall_timeout: number;
+  /** Send a desktop notification after unattended runs that changed something (default false). */
+  notify: boolean;
+  /** Keep the replaced version for `rollback` (default true). */
+  keep_previous: boolean;
+}
+
+/** Where the hub token came from, for doctor and warnings. */
+export type TokenSource =
+  'env:HUB_TOKEN' | 'env:GITHUB_TOKEN' | 'env:GH_TOKEN' | 'secrets.yml' | 'config.yml';
+
+/** Everything needed to handle one app, with globals merged under the recipe's own values. */
+export interface AppSettings extends GlobalSettings {
+  name: string;
+  strategy: StrategyConfig;
+  /** Listed but skipped by check and update. */
+  ignore: boolean;
+  /** Delta updates: false, true (<url>.zsync), 'auto' (forge asset), or a control-file URL. */
+  zsync: boolean | 'auto' | string;
+  /** Arguments appended to every Exec line of the desktop entry. */
+  desktop_exec_args: string[];
+  /** Environment variables set for the launcher. */
+  desktop_env: Record<string, string>;
+  recipeFile: string;
+  recipeDir: string;
+  token?: { value: string; source: TokenSource } | undefined;
+}

@@ -1,0 +1,19 @@
+import type { Dispatcher } from 'undici';
+import type { Paths } from '../config/paths.js';
+import type { EventSink } from './events.js';
+
+/**
+ * Everything the core needs from the outside world, passed down explicitly so tests inject
+ * their own environment, clock, HTTP dispatcher and event sink.
+ */
+export interface Context {
+  env: NodeJS.ProcessEnv;
+  paths: Paths;
+  /** Current time; tests move it to open and close rate-limit windows. */
+  now: () => Date;
+  /** Node's `process.arch` of the host (x64, arm64, ...). */
+  arch: string;
+  /** Optional undici dispatcher (connection pools, test agents). */
+  dispatcher?: Dispatcher | undefined;
+  emit: EventSink;
+}
