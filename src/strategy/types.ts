@@ -1,0 +1,85 @@
+/**
+ * The contract between the resolvers (forge, direct, script) and the engine: what a resolution
+ * is, how a run reports a rate limit, and the small persisted store the resolvers read and write.
+ */
+import type { Context } from '../core/context.js';
+
+/** What one strategy found as the latest release of an app. */
+export interface Resolution {
+  /**
+   * forge: the release tag; script: stdout line 2; direct: provisional (the Last-Modified date as
+   * YYYY-MM-DD or `etag-<8 hex>`), replaced by the engine with X-AppImage-Version after download.
+   */
+  version: string;
+  /**
+   * What state compares to detect a change. forge: tag + asset name + (digest, or asset id and
+   * updated_at when known) so a moving tag such as `continuous` with a new asset is seen as new;
+   * direct: the header value chosen by check_method; script: URL + version.
+   */
+  identity: string;
+  /** Download URL (for direct: the final URL after redirects). */
+  url: string;
+  assetName: string;
+  size?: number | undefined;
+  /** Lower-case hex SHA-256 the forge published for the asset. */
+  sha256?: string | undefined;
+  /** A `<asset>.sha256` / `SHA256SUMS` asset of the same release. */
+  checksumUrl?: string | undefined;
+  /** A `<asset>.zsync` asset of the same release. */
+  zsyncUrl?: string | undefined;
+  /** ETag or Last-Modified of the asset, for If-Range. */
+  validator?: string | undefined;
+  /** Human release page, when the forge gives one. */
+  releaseUrl?: string | undefined;
+}
+
+/** Result of resolving one app: a resolution, or a rate-limit window that stopped it. */
+export type ResolveOutcome =
+  | { kind: 'resolved'; resolution: Resolution; requests: number; notModified: boolean }
+  | { kind: 'rate_limited'; retryAt: Date; host: string; message: string };
+
+/** A cached metadata response, replayed when the server answers 304. */
+export interface CachedResponse {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+  body: unknown;
+  /** ISO timestamp of the response that filled this entry. */
+  fetchedAt: string;
+}
+
+/** An open rate-limit window. */
+export interface RateLimitWindow {
+  /** ISO timestamp at which requests may be sent again. */
+  until: string;
+  message: string;
+}
+
+/** Self-hosted forge flavours detected through `/swagger.v1.json`. */
+export type DetectedForgeKind = 'gitea' | 'forgejo';
+
+/** Resolver data persisted by the engine in state.json between runs. */
+export interface ResolverStore {
+  getCached(url: string): CachedResponse | undefined;
+  setCached(url: string, entry: CachedResponse): void;
+  getForgeKind(origin: string): DetectedForgeKind | undefined;
+  setForgeKind(origin: string, kind: DetectedForgeKind): void;
+  /** Keys are `host:<api host>` and `app:<app name>`. */
+  getRateLimit(key: string): RateLimitWindow | undefined;
+  setRateLimit(key: string, window: RateLimitWindow): void;
+  clearRateLimit(key: string): void;
+}
+
+/** Everything a resolver needs besides the app's settings. */
+export interface ResolveDeps {
+  ctx: Context;
+  store: ResolverStore;
+  /** Installed version, passed to scripts as APP_VERSION. */
+  installedVersion?: string | undefined;
+  /** One per run: recipes sharing a repository cost one request. */
+  memo: Map<string, Promise<unknown>>;
+  /**
+   * Built-in proxy bases used for `hub_proxy_prefix: all`; defaults to
+   * APPIMAGE_KEEPER_PROXY_BUILTINS (comma separated) or the documented public list.
+   */
+  proxyBuiltins?: readonly string[] | undefined;
+}
