@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import type { GlobalSettings } from './types.js';
+
+/**
+ * The single table of global fields: their schema, default, documentation and branded aliases.
+ * The zod schemas, the JSON Schema, `init --global` and docs/configuration.md are all derived from it.
+ */
+export interface FieldSpec {
+  key: keyof GlobalSettings;
+  type: string;
+  default: unknown;
+  /** Shown in `init --global` and the configuration reference. */
+  description: string;
+  aliases: string[];
+  schema: z.ZodType;
+  /** Fields new in this tool (not in the seed spec) are marked in the docs. */
+  extension?: boolean;
+}
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => isHttpUrl(v), { message: 'must be an http:// or https:// URL' });
+
+/** True for a parseable http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const pathString = z.string().trim().min(1, 'must not be empty');
+
+const namingFormat = z
+  .string()
+  .min(1, 'must not be empty')
+  .superRefine((value, ctx) => {
+    const unknown = [...value.matchAll(/\{([^}]*)\}/g)]
+      .map((m) => m[1])
+      .filter((p) => p !== 'name' && p !== 'version');
+    if (unknown.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown placeholder {${unknown[0]}}; only {name} and {version} exist`,
+      });
+    if (/[/\0]/.test(value))
+      ctx.addIssue({ code: 'custom', message: 'must not contain "/": it names a file inside storage_dir' });
+    if (!value.includes('{name}'))
+      ctx.addIssue({ code: 'custom', message: 'must contain {name} so two apps never share a file' });
+    if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
+  });
+
+const proxyPrefix = z.union([
+  z.literal('all'),
+  httpUrl.transform((v) => [v]),
+  z.array(httpUrl).min(1, 'must list at least one URL'),
+]);
+
+export const GLOBAL_FIELDS: FieldSpec[] = [
+  {
+    key: 'storage_dir',
+    type: 'string (path)',
+    default: '~/.local/bin/AppImages',
+    description: 'Directory where downloaded AppImage files are stored.',
+    aliases: [],
+    schema: pathString,
+  },
+  {
+    key: 'symlink_dir',
+    type: 'string (path)',
+    default: '~/.local/bin',
+    description: 'Directory for symlinks to installed AppImages (used when create_symlinks is true).',
+    aliases: [],
+    schema: pathString,
+  },
+  {
+    key: 'naming_format',
+    type: 'string',
+    default: '{name}.AppImage',
+    description: 'File name template in storage_dir: {name} = recipe name, {version} = resolved version.',
+    aliases: [],
+    schema: namingFormat,
+  },
+  {
+    key: 'manage_desktop_files',
+    type: 'boolean',
+    default: true,
+    description: 'Install the AppImage’s .desktop entry and icon under ~/.local/share.',
+    aliases: ['integration'],
+    schema: z.boolean(),
+  },
+  {
+    key: 'create_symlinks',
+    type: 'boolean',
+    default: false,
+    description: 'Create a symlink <symlink_dir>/<name> to the installed AppImage.',
+    aliases: ['create_symlink'],
+    schema: z.boolean(),
+  },
+  {
+    key: 'segmented_downloads',
+    type: 'boolean',
+    default: true,
+    description: 'Split downloads into parallel HTTP range requests when the server supports it.',
+    aliases: [],
+    schema: z.boolean(),
+  },
+  {
+    key: 'show_all',
+    type: 'boolean',
+    default: false,
+    description: '`update` also lists apps that are already up to date.',
+    aliases: [],
+    schema: z.boolean(),
+  },
+  {
+    key: 'respect_rate_limits',
+    type: 'boolean',
+    default: true,
+    description: 'Skip an app while a provider rate-limit window is open instead of sending requests.',
+    aliases: [],
+    schema: z.boolean(),
+  },
+  {
+    key: 'hub_proxy',
+    type: 'boolean',
+    default: true,
+    description: 'Retry rate-limited hub API metadata requests through hub_proxy_prefix.',
+    aliases: ['github_proxy'],
+    schema: z.boolean(),
+  },
+  {
+    key: 'hub_proxy_prefix',
+    type: 'string or list of strings',
+    default: 'all',
+    description: 'Proxy base URL, a list of them (tried in order), or "all" for the built-in list.',
+    aliases: ['github_proxy_prefix'],
+    schema: proxyPrefix,
+  },
+  {
+    key: 'hub_token',
+    type: 'string',
+    default: undefined,
+    description: 'Hub API token. Prefer the HUB_TOKEN variable or secrets.yml.',
+    aliases: ['github_token'],
+    schema: z.string().trim().min(1, 'must not be empty'),
+  },
+  {
+    key: 'hub_release_api_url',
+    type: 'string (URL)',
+    default: undefined,
+    description: 'Hub REST API base URL (enterprise instances).',
+    aliases: ['github_release_api_url'],
+    schema: httpUrl,
+  },
+  {
+    key: 'hub_release_web_url',
+    type: 'string (URL)',
+    default: undefined,
+    description: 'Hub web base URL; repositories on its host use the hub API.',
+    aliases: ['github_release_web_url'],
+    schema: httpUrl,
+  },
+  {
+    key: 'lab_release_api_url',
+    type: 'string (URL)',
+    default: undefined,
+    description: 'Lab API base URL (self-managed instances), e.g. https://lab.example.com/api/v4.',
+    aliases: ['gitlab_release_api_url'],
+    schema: httpUrl,
+  },
+  {
+    key: 'lab_release_web_url',
+    type: 'string (URL)',
+    default: undefined,
+    description: 'Lab web base URL; repositories on its host use the lab API.',
+    aliases: ['gitlab_release_web_url'],
+    schema: httpUrl,
+  },
+  {
+    key: 'download_connections',
+    type: 'integer (1-16)',
+    default: 4,
+    description: 'Parallel range requests per segmented download.',
+    aliases: [],
+    schema: z.number().int('must be a whole number').min(1).max(16),
+    extension: true,
+  },
+  {
+    key: 'stall_timeout',
+    type: 'number (seconds)',
+    default: 30,
+    description: 'Abort a connection that delivers no bytes for this long (then retry).',
+    aliases: [],
+    schema: z.number().positive().max(3600),
+    extension: true,
+  },
+  {
+    key: 'notify',
+    type: 'boolean',
+    default: false,
+    description: 'Desktop notification (notify-send) when a run updated or failed apps.',
+    aliases: [],
+    schema: z.boolean(),
+    extension: true,
+  },
+  {
+    key: 'keep_previous',
+    type: 'boolean',
+    default: true,
+    description: 'Keep the replaced version of each app so `rollback` can restore it.',
+    aliases: [],
+    schema: z.boolean(),
+    extension: true,
+  },
+];
+
+/** Default global settings as written by `init --global`, before path expansion. */
+export function defaultGlobalValues(): Record<string, unknown> {
+  return Object.fromEntries(
+    GLOBAL_FIELDS.filter((f) => f.default !== undefined).map((f) => [f.key, f.default]),
+  );
+}
+
+/** alias → canonical key, for every field that has branded spellings. */
+export function aliasMap(fields: readonly { key: string; aliases: string[] }[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const f of fields) for (const a of f.aliases) map.set(a, f.key);
+  return map;
+}

@@ -1,0 +1,84 @@
+import { stat } from 'node:fs/promises';
+import { ConfigError, UsageError, type ConfigIssue } from '../core/errors.js';
+import { aliasMap, GLOBAL_FIELDS } from './fields.js';
+import type { Paths } from './paths.js';
+import { CONFIG_KEYS, configSchema, secretsSchema } from './schema.js';
+import { normalizeAliases, zodIssues } from './validate-yaml.js';
+import { readYamlFile, type YamlFile } from './yaml-file.js';
+
+/** Raw values of config.yml with canonical keys, before defaults and path expansion. */
+export interface LoadedConfig {
+  file: string;
+  exists: boolean;
+  values: Record<string, unknown>;
+}
+
+/** The token from secrets.yml, if any, and warnings about the file. */
+export interface LoadedSecrets {
+  file: string;
+  exists: boolean;
+  hubToken: string | undefined;
+  warnings: string[];
+}
+
+const GLOBAL_ALIASES = aliasMap(GLOBAL_FIELDS);
+const ALL_CONFIG_KEYS = [...CONFIG_KEYS, ...GLOBAL_ALIASES.keys()];
+
+async function readOptionalYaml(file: string): Promise<YamlFile | undefined> {
+  try {
+    return await readYamlFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof ConfigError) throw err;
+    throw new UsageError('CONFIG_UNREADABLE', `cannot read ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** Checks that a YAML document is a mapping (an empty file counts as an empty mapping). */
+export function expectMapping(y: YamlFile): Record<string, unknown> {
+  if (y.data === null || y.data === undefined) return {};
+  if (typeof y.data !== 'object' || Array.isArray(y.data)) {
+    throw new ConfigError([
+      { file: y.file, line: 1, col: 1, message: 'expected a mapping of keys to values' },
+    ]);
+  }
+  return { ...(y.data as Record<string, unknown>) };
+}
+
+/** Reads config.yml; a missing file means every default. Invalid content throws a ConfigError. */
+export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
+  const y = await readOptionalYaml(paths.configFile);
+  if (!y) return { file: paths.configFile, exists: false, values: {} };
+  const data = expectMapping(y);
+  const spelledAs = new Map([...GLOBAL_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
+  const issues: ConfigIssue[] = normalizeAliases(y, data, GLOBAL_ALIASES);
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success)
+    issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ALL_CONFIG_KEYS }));
+  if (issues.length || !parsed.success) throw new ConfigError(issues);
+  return { file: paths.configFile, exists: true, values: parsed.data as Record<string, unknown> };
+}
+
+/** Reads secrets.yml (field hub_token, alias github_token) and warns when others can read it. */
+export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
+  const y = await readOptionalYaml(paths.secretsFile);
+  if (!y) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
+  const data = expectMapping(y);
+  const aliases = new Map([['github_token', 'hub_token']]);
+  const spelledAs = new Map([...aliases].filter(([a]) => a in data).map(([a, c]) => [c, a]));
+  const issues = normalizeAliases(y, data, aliases);
+  const parsed = secretsSchema.safeParse(data);
+  if (!parsed.success)
+    issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ['hub_token', 'github_token'] }));
+  if (issues.length || !parsed.success) throw new ConfigError(issues);
+  const warnings: string[] = [];
+  const st = await stat(paths.secretsFile);
+  if ((st.mode & 0o077) !== 0) {
+    warnings.push(
+      `${paths.secretsFile} is readable by group or others (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${paths.secretsFile}`,
+    );
+  }
+  return { file: paths.secretsFile, exists: true, hubToken: parsed.data.hub_token, warnings };
+}

@@ -1,0 +1,65 @@
+import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import type { RecipeLocation } from './discover.js';
+import { aliasMap, GLOBAL_FIELDS } from './fields.js';
+import { expectMapping } from './load-config.js';
+import { checkRecipe } from './recipe-checks.js';
+import { STRATEGY_KEYS } from './recipe-fields.js';
+import { RECIPE_KEYS, recipeSchema } from './schema.js';
+import { normalizeAliases, zodIssues } from './validate-yaml.js';
+import { readYamlFile, type YamlFile } from './yaml-file.js';
+
+const RECIPE_ALIASES = aliasMap(GLOBAL_FIELDS);
+const ALL_RECIPE_KEYS = [...RECIPE_KEYS, ...RECIPE_ALIASES.keys()];
+
+/** A recipe's validated raw values (canonical keys) and its parsed file. */
+export interface ParsedRecipe {
+  location: RecipeLocation;
+  values: Record<string, unknown>;
+  yaml: YamlFile;
+}
+
+/** Reads, validates and checks one recipe; any problem throws a ConfigError listing every issue. */
+export async function loadRecipe(location: RecipeLocation): Promise<ParsedRecipe> {
+  let y: YamlFile;
+  try {
+    y = await readYamlFile(location.file);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError([
+      { file: location.file, line: 1, col: 1, message: `cannot read: ${(err as Error).message}` },
+    ]);
+  }
+  const data = expectMapping(y);
+  const spelledAs = new Map([...RECIPE_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
+  const issues: ConfigIssue[] = normalizeAliases(y, data, RECIPE_ALIASES);
+  const parsed = recipeSchema.safeParse(data);
+  if (!parsed.success) {
+    issues.push(
+      ...zodIssues(y, parsed.error, {
+        spelledAs,
+        knownKeys: (path) => {
+          if (path.length === 1 && path[0] === 'strategy') {
+            const kind = (data.strategy as Record<string, unknown> | undefined)?.strategy;
+            return STRATEGY_KEYS[String(kind)] ?? Object.values(STRATEGY_KEYS).flat();
+          }
+          return ALL_RECIPE_KEYS;
+        },
+      }),
+    );
+  }
+  issues.push(...(await checkRecipe(y, data, location.dir)));
+  if (issues.length) throw new ConfigError(dedupe(issues));
+  return { location, values: parsed.data as Record<string, unknown>, yaml: y };
+}
+
+function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues
+    .filter((i) => {
+      const k = `${i.line}:${i.col}:${i.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col);
+}

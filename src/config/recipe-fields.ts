@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { isHttpUrl } from './fields.js';
+
+/** Fields that exist only in recipes (beyond the overridable global fields). */
+export interface RecipeFieldSpec {
+  key: string;
+  type: string;
+  required: boolean;
+  default: unknown;
+  description: string;
+  aliases: string[];
+  schema: z.ZodType;
+}
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => isHttpUrl(v), { message: 'must be an http:// or https:// URL' });
+
+const repositoryUrl = httpUrl.refine(
+  (v) => {
+    const parts = new URL(v).pathname.split('/').filter(Boolean);
+    return parts.length >= 2;
+  },
+  { message: 'must be a repository URL like https://<host>/<owner>/<repo>' },
+);
+
+export const forgeStrategySchema = z.strictObject({
+  strategy: z.literal('forge'),
+  repository: repositoryUrl,
+  asset_match: z.string().min(1, 'must not be empty').optional(),
+  asset_match_regex: z.string().min(1, 'must not be empty').optional(),
+  inner_asset_match: z.string().min(1, 'must not be empty').optional(),
+  prerelease: z.boolean().optional(),
+});
+
+export const directStrategySchema = z.strictObject({
+  strategy: z.literal('direct'),
+  url: httpUrl,
+  check_method: z.enum(['etag', 'last-modified'], { message: 'must be "etag" or "last-modified"' }),
+});
+
+export const scriptStrategySchema = z.strictObject({
+  strategy: z.literal('script'),
+  script_path: z.string().trim().min(1, 'must not be empty'),
+  timeout: z.number().positive().max(3600).optional(),
+});
+
+export const STRATEGY_KEYS: Record<string, string[]> = {
+  forge: Object.keys(forgeStrategySchema.shape),
+  direct: Object.keys(directStrategySchema.shape),
+  script: Object.keys(scriptStrategySchema.shape),
+};
+
+export const strategySchema = z.discriminatedUnion('strategy', [
+  forgeStrategySchema,
+  directStrategySchema,
+  scriptStrategySchema,
+]);
+
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const RECIPE_FIELDS: RecipeFieldSpec[] = [
+  {
+    key: 'name',
+    type: 'string',
+    required: true,
+    default: undefined,
+    description: 'App name; used for {name}, the symlink and the command line. Letters, digits, . _ + -',
+    aliases: [],
+    schema: z.string(),
+  },
+  {
+    key: 'strategy',
+    type: 'object',
+    required: true,
+    default: undefined,
+    description: 'How to find the latest version: forge, direct or script (see below).',
+    aliases: [],
+    schema: strategySchema,
+  },
+  {
+    key: 'ignore',
+    type: 'boolean',
+    required: false,
+    default: false,
+    description: 'Keep the app listed but skip it in check and update.',
+    aliases: [],
+    schema: z.boolean(),
+  },
+  {
+    key: 'inner_asset_match',
+    type: 'string',
+    required: false,
+    default: undefined,
+    description: 'Glob selecting the AppImage inside a ZIP asset (same as strategy.inner_asset_match).',
+    aliases: [],
+    schema: z.string().min(1, 'must not be empty'),
+  },
+  {
+    key: 'zsync',
+    type: 'boolean, "auto" or URL',
+    required: false,
+    default: false,
+    description:
+      'Delta updates: true = <download URL>.zsync, auto = a .zsync asset of the release, or a URL.',
+    aliases: [],
+    schema: z.union([z.boolean(), z.literal('auto'), httpUrl]),
+  },
+  {
+    key: 'desktop_exec_args',
+    type: 'list of strings',
+    required: false,
+    default: [],
+    description: 'Arguments appended to every Exec line of the desktop entry (e.g. --no-sandbox).',
+    aliases: [],
+    schema: z.array(z.string()),
+  },
+  {
+    key: 'desktop_env',
+    type: 'map of strings',
+    required: false,
+    default: {},
+    description: 'Environment variables set when the desktop entry launches the app.',
+    aliases: [],
+    schema: z.record(
+      z.string().regex(envName, 'must be a valid environment variable name'),
+      z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)),
+    ),
+  },
+];

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { GLOBAL_FIELDS } from './fields.js';
+import { RECIPE_FIELDS } from './recipe-fields.js';
+
+function globalShape(): Record<string, z.ZodType> {
+  return Object.fromEntries(GLOBAL_FIELDS.map((f) => [f.key, f.schema.optional()]));
+}
+
+/** Schema of config.yml: every global field, all optional. */
+export const configSchema = z.strictObject(globalShape());
+
+/** Schema of secrets.yml. */
+export const secretsSchema = z.strictObject({
+  hub_token: z.string().trim().min(1, 'must not be empty').optional(),
+});
+
+/** Schema of a recipe: its own fields plus every global field as an override. */
+export const recipeSchema = z.strictObject({
+  ...globalShape(),
+  ...Object.fromEntries(RECIPE_FIELDS.map((f) => [f.key, f.required ? f.schema : f.schema.optional()])),
+});
+
+/** Every key a recipe accepts (canonical spellings), for "did you mean" hints. */
+export const RECIPE_KEYS = Object.keys(recipeSchema.shape);
+/** Every key config.yml accepts (canonical spellings). */
+export const CONFIG_KEYS = Object.keys(configSchema.shape);
+
+/** JSON Schema of config.yml or a recipe, for editors (yaml-language-server) and `schema`. */
+export function jsonSchema(kind: 'config' | 'recipe'): Record<string, unknown> {
+  const base = kind === 'config' ? configSchema : recipeSchema;
+  const schema = z.toJSONSchema(base, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  // Editors should accept the branded aliases too; list them as deprecated-style alternatives.
+  const props = (schema.properties ?? {}) as Record<string, unknown>;
+  for (const f of GLOBAL_FIELDS) {
+    for (const a of f.aliases) props[a] = { ...(props[f.key] as object), description: `Alias of ${f.key}.` };
+    const p = props[f.key] as Record<string, unknown> | undefined;
+    if (p) {
+      p.description = f.description;
+      if (f.default !== undefined) p.default = f.default;
+    }
+  }
+  if (kind === 'recipe') {
+    for (const f of RECIPE_FIELDS) {
+      const p = props[f.key] as Record<string, unknown> | undefined;
+      if (p) p.description = f.description;
+    }
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: kind === 'config' ? 'appimage-keeper config.yml' : 'appimage-keeper recipe',
+    ...schema,
+  };
+}

@@ -1,0 +1,84 @@
+import { isAbsolute, resolve } from 'node:path';
+import { defaultGlobalValues } from './fields.js';
+import { expandHome } from './paths.js';
+import { resolveScriptPath } from './recipe-checks.js';
+import type { AppSettings, GlobalSettings, StrategyConfig, TokenSource } from './types.js';
+
+const PATH_FIELDS = ['storage_dir', 'symlink_dir'] as const;
+
+/** Expands `~`/`$HOME` and resolves a relative path against the file that set it. */
+function expandPath(value: string, baseDir: string, env: NodeJS.ProcessEnv): string {
+  const expanded = expandHome(value, env);
+  return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
+}
+
+/** Global settings: defaults overlaid with config.yml, paths expanded. */
+export function effectiveGlobal(
+  configValues: Record<string, unknown>,
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+): GlobalSettings {
+  const merged = { ...defaultGlobalValues(), ...configValues } as Record<string, unknown>;
+  for (const key of PATH_FIELDS) merged[key] = expandPath(String(merged[key]), configDir, env);
+  return merged as unknown as GlobalSettings;
+}
+
+/** Where the hub token comes from: env, then secrets.yml, then the recipe, then config.yml. */
+export function pickToken(
+  env: NodeJS.ProcessEnv,
+  secretsToken: string | undefined,
+  recipeToken: string | undefined,
+  configToken: string | undefined,
+): { value: string; source: TokenSource } | undefined {
+  for (const name of ['HUB_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'] as const) {
+    const v = env[name]?.trim();
+    if (v) return { value: v, source: `env:${name}` };
+  }
+  if (secretsToken) return { value: secretsToken, source: 'secrets.yml' };
+  if (recipeToken) return { value: recipeToken, source: 'config.yml' };
+  if (configToken) return { value: configToken, source: 'config.yml' };
+  return undefined;
+}
+
+/**
+ * The one function that yields an app's effective settings: defaults, then config.yml, then the
+ * recipe's own values (which always win), with paths expanded and the token chosen.
+ */
+export function effectiveAppSettings(input: {
+  global: GlobalSettings;
+  recipe: Record<string, unknown>;
+  recipeFile: string;
+  recipeDir: string;
+  env: NodeJS.ProcessEnv;
+  secretsToken: string | undefined;
+}): AppSettings {
+  const { global, recipe, recipeDir, env } = input;
+  const merged: Record<string, unknown> = { ...global };
+  for (const [key, value] of Object.entries(recipe)) if (value !== undefined) merged[key] = value;
+  for (const key of PATH_FIELDS) {
+    if (recipe[key] !== undefined) merged[key] = expandPath(String(recipe[key]), recipeDir, env);
+  }
+  const strategy = { ...(recipe.strategy as StrategyConfig) };
+  if (strategy.strategy === 'script')
+    strategy.script_path = resolveScriptPath(strategy.script_path, recipeDir);
+  if (
+    strategy.strategy === 'forge' &&
+    strategy.inner_asset_match === undefined &&
+    typeof recipe.inner_asset_match === 'string'
+  ) {
+    strategy.inner_asset_match = recipe.inner_asset_match;
+  }
+  const token = pickToken(env, input.secretsToken, recipe.hub_token as string | undefined, global.hub_token);
+  return {
+    ...(merged as unknown as GlobalSettings),
+    name: String(recipe.name),
+    strategy,
+    ignore: recipe.ignore === true,
+    zsync: (recipe.zsync as AppSettings['zsync'] | undefined) ?? false,
+    desktop_exec_args: (recipe.desktop_exec_args as string[] | undefined) ?? [],
+    desktop_env: (recipe.desktop_env as Record<string, string> | undefined) ?? {},
+    recipeFile: input.recipeFile,
+    recipeDir,
+    token,
+  };
+}

@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { ConfigIssue } from '../core/errors.js';
+import { didYouMean } from './did-you-mean.js';
+import { issueAt, type YamlFile } from './yaml-file.js';
+
+/**
+ * Renames branded aliases to their canonical key in `data` (a plain object from YAML).
+ * Both spellings of one field in the same mapping is an error.
+ */
+export function normalizeAliases(
+  y: YamlFile,
+  data: Record<string, unknown>,
+  aliases: ReadonlyMap<string, string>,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const [alias, canonical] of aliases) {
+    if (!Object.hasOwn(data, alias)) continue;
+    if (Object.hasOwn(data, canonical)) {
+      issues.push(
+        issueAt(y, [alias], `both "${canonical}" and its alias "${alias}" are set`, {
+          key: true,
+          hint: `keep only "${canonical}"`,
+        }),
+      );
+      delete data[alias];
+      continue;
+    }
+    data[canonical] = data[alias];
+    delete data[alias];
+  }
+  return issues;
+}
+
+/** Context to position zod issues back in the YAML file and suggest keys. */
+export interface ZodMapping {
+  /** Original key spelling for a canonical key (so positions find aliased keys). */
+  spelledAs: ReadonlyMap<string, string>;
+  /** Known keys at a given object path, for "did you mean". */
+  knownKeys: (path: readonly PropertyKey[]) => readonly string[];
+}
+
+/** Turns zod issues into positioned, readable config issues. */
+export function zodIssues(y: YamlFile, error: z.ZodError, mapping: ZodMapping): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map((seg, i) =>
+      i === 0 && typeof seg === 'string' ? (mapping.spelledAs.get(seg) ?? seg) : seg,
+    );
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const suggestion = didYouMean(key, mapping.knownKeys(issue.path));
+        out.push(
+          issueAt(y, [...path, key], `unknown key "${key}"`, {
+            key: true,
+            hint: suggestion ? `did you mean "${suggestion}"?` : undefined,
+          }),
+        );
+      }
+      continue;
+    }
+    const label = path.map(String).join('.');
+    let message = issue.message;
+    if (issue.code === 'invalid_type' && /received undefined/.test(message)) {
+      message = `missing required field "${label}"`;
+      out.push(issueAt(y, path.slice(0, -1), message));
+      continue;
+    }
+    if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
+      message = 'must be one of "forge", "direct", "script"';
+    }
+    out.push(issueAt(y, path, label ? `${label}: ${message}` : message));
+  }
+  return out;
+}

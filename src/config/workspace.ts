@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import { KeeperError, toKeeperError, UsageError } from '../core/errors.js';
+import { discoverRecipes } from './discover.js';
+import { loadConfig, loadSecrets, type LoadedConfig, type LoadedSecrets } from './load-config.js';
+import { loadRecipe } from './load-recipe.js';
+import type { Paths } from './paths.js';
+import { APP_NAME_RE } from './recipe-checks.js';
+import { effectiveAppSettings, effectiveGlobal } from './settings.js';
+import type { AppSettings, GlobalSettings } from './types.js';
+
+/** One recipe: its effective settings, or the reason it cannot be used (that app's failure). */
+export type AppEntry =
+  | { name: string; file: string; ok: true; settings: AppSettings }
+  | { name: string; file: string; ok: false; error: KeeperError };
+
+/** Everything loaded from the config directory for one run. */
+export interface Workspace {
+  paths: Paths;
+  config: LoadedConfig;
+  secrets: LoadedSecrets;
+  global: GlobalSettings;
+  apps: AppEntry[];
+  warnings: string[];
+}
+
+/**
+ * Loads config.yml, secrets.yml and every recipe. A broken config.yml or secrets.yml throws (exit 2);
+ * a broken recipe becomes that app's failed entry and never stops the others.
+ */
+export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promise<Workspace> {
+  const config = await loadConfig(paths);
+  const secrets = await loadSecrets(paths);
+  const global = effectiveGlobal(config.values, paths.configDir, env);
+  const warnings = [...secrets.warnings];
+  const locations = await discoverRecipes(paths.appsDir);
+  const apps: AppEntry[] = await Promise.all(
+    locations.map(async (loc): Promise<AppEntry> => {
+      try {
+        const recipe = await loadRecipe(loc);
+        const settings = effectiveAppSettings({
+          global,
+          recipe: recipe.values,
+          recipeFile: loc.file,
+          recipeDir: loc.dir,
+          env,
+          secretsToken: secrets.hubToken,
+        });
+        return { name: settings.name, file: loc.file, ok: true, settings };
+      } catch (err) {
+        return { name: loc.id, file: loc.file, ok: false, error: toKeeperError(err) };
+      }
+    }),
+  );
+  markDuplicates(apps);
+  const tokenFromFile = apps.some((a) => a.ok && a.settings.token?.source === 'config.yml');
+  if (tokenFromFile) {
+    warnings.push(
+      'hub_token is set in config.yml or a recipe; move it to secrets.yml (chmod 600) or HUB_TOKEN',
+    );
+  }
+  apps.sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
+  return { paths, config, secrets, global, apps, warnings };
+}
+
+// Two recipes must never write the same file, symlink or desktop entry.
+function markDuplicates(apps: AppEntry[]): void {
+  const byKey = new Map<string, AppEntry[]>();
+  for (const app of apps) {
+    const keys = new Set([`name:${app.name.toLowerCase()}`]);
+    if (app.ok) {
+      const file = app.settings.naming_format.replaceAll('{name}', app.name).replaceAll('{version}', '\0');
+      keys.add(`file:${join(app.settings.storage_dir, file)}`);
+    }
+    for (const key of keys) byKey.set(key, [...(byKey.get(key) ?? []), app]);
+  }
+  for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    for (const app of group) {
+      const others = group.filter((o) => o !== app).map((o) => o.file);
+      const index = apps.indexOf(app);
+      apps[index] = {
+        name: app.name,
+        file: app.file,
+        ok: false,
+        error: new KeeperError(
+          'RECIPE_DUPLICATE',
+          `${app.file}: app "${app.name}" would use the same name or file as ${others.join(', ')}`,
+          { hint: 'give each recipe a distinct name' },
+        ),
+      };
+    }
+  }
+}
+
+/** Picks the apps named on the command line (all when none); an unknown name is a usage error. */
+export function selectApps(ws: Workspace, names: readonly string[]): AppEntry[] {
+  if (names.length === 0) return ws.apps;
+  const unknown = names.filter((n) => !ws.apps.some((a) => a.name === n));
+  if (unknown.length) {
+    const known = ws.apps.map((a) => a.name);
+    throw new UsageError(
+      'UNKNOWN_APP',
+      `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+      {
+        hint: known.length ? `known apps: ${known.join(', ')}` : `no recipes in ${ws.paths.appsDir}`,
+      },
+    );
+  }
+  return ws.apps.filter((a) => names.includes(a.name));
+}
+
+/** True when `name` is usable as an app name (for `init --app`). */
+export function isValidAppName(name: string): boolean {
+  return APP_NAME_RE.test(name);
+}

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
+import { ConfigError, type ConfigIssue } from '../core/errors.js';
+
+/** A parsed YAML file that still knows where every key and value came from. */
+export interface YamlFile {
+  file: string;
+  data: unknown;
+  doc: Document;
+  lineCounter: LineCounter;
+}
+
+/** Parses YAML text; syntax errors become positioned ConfigErrors. */
+export function parseYamlText(file: string, text: string): YamlFile {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const issues: ConfigIssue[] = doc.errors.map((e) => {
+    const pos = lineCounter.linePos(e.pos[0]);
+    return { file, line: pos.line, col: pos.col, message: yamlMessage(e.message) };
+  });
+  if (issues.length) throw new ConfigError(issues);
+  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  return { file, data: data ?? {}, doc, lineCounter };
+}
+
+/** Reads and parses a YAML file from disk. */
+export async function readYamlFile(file: string): Promise<YamlFile> {
+  const text = await readFile(file, 'utf8');
+  return parseYamlText(file, text);
+}
+
+// The yaml library appends a code frame to some messages; keep the first line only.
+function yamlMessage(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * Position of the node at `path`. With `key: true` the key of the last segment is located
+ * (for unknown keys); a path that does not exist falls back to its deepest existing parent.
+ */
+export function positionOf(
+  y: YamlFile,
+  path: readonly PropertyKey[],
+  options: { key?: boolean } = {},
+): { line: number; col: number } {
+  let node: unknown = y.doc.contents;
+  let best: Node | Pair['key'] | null = (node as Node | null) ?? null;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) break;
+      if (last && options.key) {
+        best = pair.key as Node;
+        break;
+      }
+      node = pair.value;
+      best = (pair.value as Node | null) ?? (pair.key as Node);
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg];
+      if (!item) break;
+      node = item;
+      best = item as Node;
+    } else {
+      break;
+    }
+  }
+  const range = (best as Node | null)?.range;
+  const offset = range ? range[0] : 0;
+  const pos = y.lineCounter.linePos(offset);
+  return { line: pos.line, col: pos.col };
+}
+
+/** Builds a positioned issue for `path` in a YAML file. */
+export function issueAt(
+  y: YamlFile,
+  path: readonly PropertyKey[],
+  message: string,
+  options: { key?: boolean; hint?: string | undefined } = {},
+): ConfigIssue {
+  const pos = positionOf(y, path, options);
+  return { file: y.file, line: pos.line, col: pos.col, message, hint: options.hint };
+}
