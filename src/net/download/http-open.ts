@@ -1,0 +1,110 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { request, type Dispatcher } from 'undici';
+import type { Attempt } from './attempt.js';
+import { DownloadError } from './errors.js';
+import { headerValue, retryAfterMs } from './response-headers.js';
+
+const MAX_REDIRECTS = 10;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Larger than undici's 64 KiB default so a fast connection hands us fewer, bigger chunks.
+const BODY_HIGH_WATER_MARK = 1 << 20;
+
+/** A response whose headers arrived, after redirects. */
+export interface OpenedResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Dispatcher.ResponseData['body'];
+  /** URL that answered, after redirects. */
+  url: string;
+}
+
+/** Options for opening one GET. */
+export interface OpenOptions {
+  headers: Record<string, string>;
+  dispatcher?: Dispatcher | undefined;
+  attempt: Attempt;
+}
+
+/** Removes any Authorization header: asset downloads never carry credentials, on any origin. */
+export function withoutAuthorization(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    const lower = k.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization' || lower === 'cookie') continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Sends a GET and follows up to 10 redirects by hand (so the final URL is known and nothing
+ * but our own headers is ever forwarded). Error statuses become DownloadErrors; 5xx, 408 and 429
+ * are transient. The body of the returned response is unread.
+ */
+export async function openResponse(url: string, options: OpenOptions): Promise<OpenedResponse> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(current, {
+        method: 'GET',
+        headers: options.headers,
+        dispatcher: options.dispatcher,
+        signal: options.attempt.signal,
+        highWaterMark: BODY_HIGH_WATER_MARK,
+      });
+    } catch (err) {
+      throw options.attempt.translate(err, current);
+    }
+    options.attempt.touch();
+    const location = headerValue(res.headers, 'location');
+    if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+      await res.body.dump().catch(() => undefined);
+      if (hop + 1 > MAX_REDIRECTS) {
+        throw new DownloadError('DOWNLOAD_REDIRECTS', url, `more than ${MAX_REDIRECTS} redirects`);
+      }
+      const next = new URL(location, current);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new DownloadError('DOWNLOAD_REDIRECT_INVALID', url, `redirect to unsupported URL ${next.href}`);
+      }
+      current = next.href;
+      continue;
+    }
+    if (res.statusCode >= 400) {
+      await res.body.dump().catch(() => undefined);
+      throw httpStatusError(res.statusCode, res.headers, current);
+    }
+    if (res.statusCode >= 300 || res.statusCode < 200) {
+      await res.body.dump().catch(() => undefined);
+      throw new DownloadError(
+        `DOWNLOAD_HTTP_${res.statusCode}`,
+        current,
+        `unexpected HTTP ${res.statusCode}`,
+      );
+    }
+    return { statusCode: res.statusCode, headers: res.headers, body: res.body, url: current };
+  }
+}
+
+// A server asking us to come back later than this is treated as a failure for this run.
+const MAX_RETRY_AFTER_MS = 60_000;
+
+function httpStatusError(status: number, headers: IncomingHttpHeaders, url: string): DownloadError {
+  const wait = retryAfterMs(headers);
+  const code = `DOWNLOAD_HTTP_${status}`;
+  if (status === 429 || status === 503) {
+    if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
+      return new DownloadError(
+        code,
+        url,
+        `HTTP ${status}: server asks to retry in ${Math.ceil(wait / 1000)} s`,
+        {
+          details: { retryAt: new Date(Date.now() + wait).toISOString() },
+        },
+      );
+    }
+    return new DownloadError(code, url, `HTTP ${status}`, { transient: true, retryAfterMs: wait });
+  }
+  const transient = status >= 500 || status === 408;
+  return new DownloadError(code, url, `HTTP ${status}`, { transient });
+}

@@ -1,0 +1,28 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { Dispatcher } from 'undici';
+
+/** What the plain and segmented transfers share: the file, settings, and run-wide counters. */
+export interface TransferContext {
+  /** The URL the caller asked for (named in errors). */
+  url: string;
+  file: FileHandle;
+  headers: Record<string, string>;
+  dispatcher: Dispatcher | undefined;
+  signal: AbortSignal | undefined;
+  stallTimeoutMs: number;
+  maxRetries: number;
+  expectedSize: number | undefined;
+  /** Retries over the whole download, all connections. */
+  retries: number;
+  /** Reports bytes on disk so far. */
+  progress: (received: number, total: number | undefined) => void;
+}
+
+/** Outcome of a transfer: bytes written and the digest of the file. */
+export interface TransferOutcome {
+  size: number;
+  sha256: string;
+  finalUrl: string;
+  segmented: boolean;
+  connections: number;
+}

@@ -1,0 +1,43 @@
+import type { Dispatcher } from 'undici';
+
+/** What to download and how. */
+export interface DownloadRequest {
+  url: string;
+  /** The temp file is created inside this directory (the install target, so the final rename is atomic). */
+  destDir: string;
+  /** Temp file name prefix, e.g. `.appimage-keeper-<app>-`, so leftovers can be found and cleaned. */
+  tempPrefix: string;
+  expectedSize?: number;
+  /** ETag or Last-Modified known from resolving; used for If-Range when the server gives none. */
+  validator?: string;
+  segmented: boolean;
+  /** Parallel connections for a segmented download (default 4). */
+  connections: number;
+  /** Smallest segment worth its own connection (default 4 MiB). */
+  minSegmentBytes?: number;
+  /** A connection that receives no byte for this long is abandoned and resumed. */
+  stallTimeoutMs: number;
+  /** Failed attempts in a row (without progress) per connection before giving up (default 4). */
+  maxRetries?: number;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  headers?: Record<string, string>;
+  onProgress?: (received: number, total: number | undefined) => void;
+}
+
+/** A finished download: the temp file, fsynced, with its size and SHA-256. */
+export interface DownloadResult {
+  /** The temp file; the caller verifies it and renames it into place (or deletes it). */
+  path: string;
+  size: number;
+  /** Hex SHA-256 of the file, computed while downloading (see docs/downloads.md). */
+  sha256: string;
+  /** Whether the bytes were fetched with parallel Range requests. */
+  segmented: boolean;
+  /** Connections used for the final transfer (1 for a plain GET). */
+  connections: number;
+  /** Attempts retried after transient failures (all connections). */
+  retries: number;
+  /** URL after redirects. */
+  finalUrl: string;
+}
