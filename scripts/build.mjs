@@ -5,7 +5,7 @@ import { chmodSync, readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 await build({
-  entryPoints: ['src/cli/main.ts'],
+  entryPoints: ['src/cli/bin.ts'],
   outfile: 'dist/appimage-keeper.mjs',
   bundle: true,
   platform: 'node',

@@ -53,11 +53,10 @@ const namingFormat = z
     if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
   });
 
-const proxyPrefix = z.union([
-  z.literal('all'),
-  httpUrl.transform((v) => [v]),
-  z.array(httpUrl).min(1, 'must list at least one URL'),
-]);
+const proxyPrefix = z.union(
+  [z.literal('all'), httpUrl.transform((v) => [v]), z.array(httpUrl).min(1, 'must list at least one URL')],
+  { error: 'must be "all", an http(s) URL, or a list of http(s) URLs' },
+);
 
 export const GLOBAL_FIELDS: FieldSpec[] = [
   {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { ConfigError, UsageError, type ConfigIssue } from '../core/errors.js';
+import { ConfigError, ExitCode, UsageError, type ConfigIssue } from '../core/errors.js';
 import { aliasMap, GLOBAL_FIELDS } from './fields.js';
 import type { Paths } from './paths.js';
 import { CONFIG_KEYS, configSchema, secretsSchema } from './schema.js';
@@ -29,7 +29,8 @@ async function readOptionalYaml(file: string): Promise<YamlFile | undefined> {
     return await readYamlFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if (err instanceof ConfigError) throw err;
+    // config.yml and secrets.yml problems stop the whole run: exit 2.
+    if (err instanceof ConfigError) throw new ConfigError(err.issues, { exitCode: ExitCode.usage });
     throw new UsageError('CONFIG_UNREADABLE', `cannot read ${file}: ${(err as Error).message}`, {
       cause: err,
     });
@@ -37,12 +38,15 @@ async function readOptionalYaml(file: string): Promise<YamlFile | undefined> {
 }
 
 /** Checks that a YAML document is a mapping (an empty file counts as an empty mapping). */
-export function expectMapping(y: YamlFile): Record<string, unknown> {
+export function expectMapping(y: YamlFile, exitCode: ExitCode = ExitCode.appFailed): Record<string, unknown> {
   if (y.data === null || y.data === undefined) return {};
   if (typeof y.data !== 'object' || Array.isArray(y.data)) {
-    throw new ConfigError([
-      { file: y.file, line: 1, col: 1, message: 'expected a mapping of keys to values' },
-    ]);
+    throw new ConfigError(
+      [{ file: y.file, line: 1, col: 1, message: 'expected a mapping of keys to values' }],
+      {
+        exitCode,
+      },
+    );
   }
   return { ...(y.data as Record<string, unknown>) };
 }
@@ -51,28 +55,28 @@ export function expectMapping(y: YamlFile): Record<string, unknown> {
 export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
   const y = await readOptionalYaml(paths.configFile);
   if (!y) return { file: paths.configFile, exists: false, values: {} };
-  const data = expectMapping(y);
+  const data = expectMapping(y, ExitCode.usage);
   const spelledAs = new Map([...GLOBAL_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
   const issues: ConfigIssue[] = normalizeAliases(y, data, GLOBAL_ALIASES);
   const parsed = configSchema.safeParse(data);
   if (!parsed.success)
     issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ALL_CONFIG_KEYS }));
-  if (issues.length || !parsed.success) throw new ConfigError(issues);
-  return { file: paths.configFile, exists: true, values: parsed.data as Record<string, unknown> };
+  if (issues.length || !parsed.success) throw new ConfigError(issues, { exitCode: ExitCode.usage });
+  return { file: paths.configFile, exists: true, values: parsed.data };
 }
 
 /** Reads secrets.yml (field hub_token, alias github_token) and warns when others can read it. */
 export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
   const y = await readOptionalYaml(paths.secretsFile);
   if (!y) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
-  const data = expectMapping(y);
+  const data = expectMapping(y, ExitCode.usage);
   const aliases = new Map([['github_token', 'hub_token']]);
   const spelledAs = new Map([...aliases].filter(([a]) => a in data).map(([a, c]) => [c, a]));
   const issues = normalizeAliases(y, data, aliases);
   const parsed = secretsSchema.safeParse(data);
   if (!parsed.success)
     issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ['hub_token', 'github_token'] }));
-  if (issues.length || !parsed.success) throw new ConfigError(issues);
+  if (issues.length || !parsed.success) throw new ConfigError(issues, { exitCode: ExitCode.usage });
   const warnings: string[] = [];
   const st = await stat(paths.secretsFile);
   if ((st.mode & 0o077) !== 0) {

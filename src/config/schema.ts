@@ -2,8 +2,20 @@ import { z } from 'zod';
 import { GLOBAL_FIELDS } from './fields.js';
 import { RECIPE_FIELDS } from './recipe-fields.js';
 
+// Optional fields without a default may be left empty (`hub_release_api_url:`), meaning "not set",
+// so the starter config can list every field.
 function globalShape(): Record<string, z.ZodType> {
-  return Object.fromEntries(GLOBAL_FIELDS.map((f) => [f.key, f.schema.optional()]));
+  return Object.fromEntries(
+    GLOBAL_FIELDS.map((f) => [
+      f.key,
+      f.default === undefined
+        ? f.schema
+            .nullable()
+            .optional()
+            .transform((v) => v ?? undefined)
+        : f.schema.optional(),
+    ]),
+  );
 }
 
 /** Schema of config.yml: every global field, all optional. */

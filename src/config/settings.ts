@@ -56,7 +56,8 @@ export function effectiveAppSettings(input: {
   const merged: Record<string, unknown> = { ...global };
   for (const [key, value] of Object.entries(recipe)) if (value !== undefined) merged[key] = value;
   for (const key of PATH_FIELDS) {
-    if (recipe[key] !== undefined) merged[key] = expandPath(String(recipe[key]), recipeDir, env);
+    const value = recipe[key];
+    if (typeof value === 'string') merged[key] = expandPath(value, recipeDir, env);
   }
   const strategy = { ...(recipe.strategy as StrategyConfig) };
   if (strategy.strategy === 'script')

@@ -74,7 +74,7 @@ export interface AppSettings extends GlobalSettings {
   /** Listed but skipped by check and update. */
   ignore: boolean;
   /** Delta updates: false, true (<url>.zsync), 'auto' (forge asset), or a control-file URL. */
-  zsync: boolean | 'auto' | string;
+  zsync: boolean | string;
   /** Arguments appended to every Exec line of the desktop entry. */
   desktop_exec_args: string[];
   /** Environment variables set for the launcher. */

@@ -1,14 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import {
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  type Document,
-  type Node,
-  type Pair,
-} from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 
 /** A parsed YAML file that still knows where every key and value came from. */
@@ -53,7 +44,7 @@ export function positionOf(
   options: { key?: boolean } = {},
 ): { line: number; col: number } {
   let node: unknown = y.doc.contents;
-  let best: Node | Pair['key'] | null = (node as Node | null) ?? null;
+  let best: unknown = y.doc.contents;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
     const last = i === path.length - 1;
@@ -61,21 +52,21 @@ export function positionOf(
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) break;
       if (last && options.key) {
-        best = pair.key as Node;
+        best = pair.key;
         break;
       }
       node = pair.value;
-      best = (pair.value as Node | null) ?? (pair.key as Node);
+      best = pair.value ?? pair.key;
     } else if (isSeq(node) && typeof seg === 'number') {
-      const item = node.items[seg];
+      const item: unknown = node.items[seg];
       if (!item) break;
       node = item;
-      best = item as Node;
+      best = item;
     } else {
       break;
     }
   }
-  const range = (best as Node | null)?.range;
+  const range = isNode(best) ? best.range : undefined;
   const offset = range ? range[0] : 0;
   const pos = y.lineCounter.linePos(offset);
   return { line: pos.line, col: pos.col };

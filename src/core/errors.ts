@@ -101,7 +101,7 @@ export function describeError(err: unknown): string {
   const parts: string[] = [];
   let cur: unknown = err;
   for (let depth = 0; cur !== undefined && cur !== null && depth < 4; depth++) {
-    const msg = cur instanceof Error ? cur.message : String(cur);
+    const msg = cur instanceof Error ? cur.message : typeof cur === 'string' ? cur : JSON.stringify(cur);
     if (msg && !parts.some((p) => p.includes(msg))) parts.push(msg);
     cur = cur instanceof Error ? cur.cause : undefined;
   }

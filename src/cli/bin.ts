@@ -1,0 +1,10 @@
+import { runCli } from './main.js';
+
+// Entry point of the bundled binary.
+const code = await runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
+process.exitCode = code;

@@ -1,0 +1,87 @@
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { jsonSchema } from '../../config/schema.js';
+import {
+  CONFIG_SCHEMA_FILE,
+  RECIPE_SCHEMA_FILE,
+  starterConfig,
+  starterRecipe,
+  starterResolverScript,
+} from '../../config/templates.js';
+import { isValidAppName } from '../../config/workspace.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import type { CommandResult } from '../result.js';
+
+/** Options of `init`. */
+export interface InitOptions {
+  global?: boolean;
+  app?: string;
+  strategy?: string;
+  force?: boolean;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function writeNew(path: string, text: string, force: boolean, mode = 0o644): Promise<void> {
+  if (!force && (await exists(path))) {
+    throw new UsageError('FILE_EXISTS', `${path} already exists`, { hint: 'pass --force to overwrite it' });
+  }
+  await writeFile(path, text, { mode });
+  await chmod(path, mode);
+}
+
+async function writeSchemas(configDir: string): Promise<string[]> {
+  const files = [
+    [join(configDir, CONFIG_SCHEMA_FILE), jsonSchema('config')],
+    [join(configDir, RECIPE_SCHEMA_FILE), jsonSchema('recipe')],
+  ] as const;
+  // Schemas are generated, so they are always refreshed.
+  for (const [file, schema] of files) await writeFile(file, `${JSON.stringify(schema, null, 2)}\n`);
+  return files.map(([f]) => f);
+}
+
+/** `init --global` writes a starter config.yml; `init --app NAME --strategy S` scaffolds a recipe. */
+export async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResult> {
+  const force = opts.force === true;
+  const { paths } = ctx;
+  if (opts.global === (opts.app !== undefined)) {
+    throw new UsageError('USAGE', 'init needs exactly one of --global or --app NAME');
+  }
+  await mkdir(paths.appsDir, { recursive: true });
+  const written: string[] = [];
+  if (opts.global) {
+    await writeNew(paths.configFile, starterConfig(), force);
+    written.push(paths.configFile, ...(await writeSchemas(paths.configDir)));
+  } else {
+    const name = opts.app ?? '';
+    const strategy = opts.strategy;
+    if (!isValidAppName(name)) {
+      throw new UsageError('USAGE', `"${name}" is not a valid app name`, {
+        hint: 'use letters, digits, ".", "_", "+" or "-", starting with a letter or digit',
+      });
+    }
+    if (strategy !== 'forge' && strategy !== 'direct' && strategy !== 'script') {
+      throw new UsageError('USAGE', '--strategy must be forge, direct or script');
+    }
+    const dir = join(paths.appsDir, name);
+    await mkdir(dir, { recursive: true });
+    const schemas = await writeSchemas(paths.configDir);
+    const recipeFile = join(dir, `${name}.yml`);
+    const schemaRef = relative(dir, schemas[1] ?? join(paths.configDir, RECIPE_SCHEMA_FILE));
+    await writeNew(recipeFile, starterRecipe(name, strategy, schemaRef), force);
+    written.push(recipeFile);
+    if (strategy === 'script') {
+      const script = join(dir, 'resolver.sh');
+      await writeNew(script, starterResolverScript(), force, 0o755);
+      written.push(script);
+    }
+  }
+  const human = written.map((f) => `wrote ${f}`).join('\n');
+  return { exitCode: 0, json: { command: 'init', written }, human };
+}

@@ -1,0 +1,173 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
+import type { KeeperEvent } from '../core/events.js';
+import { VERSION } from '../core/version.js';
+import { completionCommand } from './commands/completion.js';
+import { initCommand, type InitOptions } from './commands/init.js';
+import { listCommand } from './commands/list.js';
+import { schemaCommand } from './commands/schema.js';
+import { validateCommand } from './commands/validate.js';
+import { createOutput, renderEvent, type Output } from './output.js';
+import { errorJson, errorText } from './render-error.js';
+import type { CommandResult } from './result.js';
+import { createContext, type GlobalOptions } from './runtime.js';
+import { registerEngineCommands } from './register-engine.js';
+
+/** Streams and environment of one CLI invocation (tests pass their own). */
+export interface CliIo {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** Per-invocation plumbing shared by command actions. */
+export interface Invocation {
+  io: CliIo;
+  globals: () => GlobalOptions;
+  output: () => Output;
+  emit: (event: KeeperEvent) => void;
+  setResult: (commandName: string, result: CommandResult) => void;
+}
+
+function buildProgram(inv: Invocation): Command {
+  const program = new Command('appimage-keeper')
+    .description('Keeps your AppImages current from declarative YAML recipes.')
+    .version(VERSION, '--version')
+    .option('--config-dir <dir>', 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)')
+    .option('--json', 'print one JSON document on stdout', false)
+    .option('--no-color', 'disable colours')
+    .option('-q, --quiet', 'print only results and errors', false)
+    .option('-v, --verbose', 'print more detail on stderr', false)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => inv.io.stdout.write(s),
+      writeErr: (s) => inv.io.stderr.write(s),
+    })
+    .exitOverride();
+
+  const ctx = () => createContext(inv.globals(), inv.io.env, inv.emit);
+
+  program
+    .command('init')
+    .description('write a starter config.yml (--global) or scaffold a recipe (--app NAME --strategy S)')
+    .option('--global', 'write config.yml with every field and its default')
+    .option('--app <name>', 'scaffold apps/NAME/NAME.yml')
+    .addOption(
+      new Option('--strategy <strategy>', 'strategy of the new recipe').choices([
+        'forge',
+        'direct',
+        'script',
+      ]),
+    )
+    .option('--force', 'overwrite existing files')
+    .action(async (opts: InitOptions) => inv.setResult('init', await initCommand(ctx(), opts)));
+
+  program
+    .command('validate')
+    .description('check config.yml, secrets.yml and recipes (no network)')
+    .argument('[apps...]', 'apps to validate (default: all)')
+    .action(async (apps: string[]) =>
+      inv.setResult('validate', await validateCommand(ctx(), inv.output(), apps)),
+    );
+
+  program
+    .command('list')
+    .description('list apps with their installed version, file and integration')
+    .addOption(new Option('--names', 'print app names only (for shell completion)').hideHelp())
+    .action(async (opts: { names?: boolean }) =>
+      inv.setResult('list', await listCommand(ctx(), inv.output(), opts)),
+    );
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of config.yml or of a recipe')
+    .argument('[kind]', 'config or recipe', 'config')
+    .action((kind: string) => inv.setResult('schema', schemaCommand(kind)));
+
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action((shell: string) => inv.setResult('completion', completionCommand(shell)));
+
+  registerEngineCommands(program, inv, ctx);
+  return program;
+}
+
+/** Runs the CLI and returns its exit code; the single error boundary of the tool. */
+export async function runCli(io: CliIo): Promise<number> {
+  let output: Output | undefined;
+  let globals: GlobalOptions = {
+    json: io.argv.includes('--json'),
+    color: true,
+    quiet: false,
+    verbose: false,
+  };
+  let result: CommandResult | undefined;
+  let commandName = 'appimage-keeper';
+  const getOutput = (): Output => {
+    output ??= createOutput(
+      { json: globals.json, quiet: globals.quiet, verbose: globals.verbose, color: globals.color },
+      io.stdout,
+      io.stderr,
+      io.env,
+    );
+    return output;
+  };
+  const inv: Invocation = {
+    io,
+    globals: () => globals,
+    output: getOutput,
+    emit: (event) => renderEvent(getOutput(), event),
+    setResult: (name, r) => {
+      commandName = name;
+      result = r;
+    },
+  };
+  const program = buildProgram(inv);
+  program.hook('preAction', (_this, action) => {
+    const o = program.opts<{
+      configDir?: string;
+      json: boolean;
+      color: boolean;
+      quiet: boolean;
+      verbose: boolean;
+    }>();
+    globals = { configDir: o.configDir, json: o.json, color: o.color, quiet: o.quiet, verbose: o.verbose };
+    commandName = action.name();
+  });
+  try {
+    await program.parseAsync(io.argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (
+        err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+      ) {
+        return ExitCode.ok;
+      }
+      return ExitCode.usage;
+    }
+    const kerr = err instanceof KeeperError ? err : toKeeperError(err);
+    const out = getOutput();
+    if (globals.json) {
+      out.out(JSON.stringify({ command: commandName, error: errorJson(kerr) }));
+    } else {
+      out.err(`${out.ce.red('error:')} ${errorText(kerr)}`);
+      if (globals.verbose && !(err instanceof KeeperError) && err instanceof Error && err.stack)
+        out.err(err.stack);
+    }
+    return kerr.exitCode;
+  }
+  if (!result) {
+    // No command given: show help, which is a usage error for scripts.
+    io.stderr.write(program.helpInformation());
+    return ExitCode.usage;
+  }
+  const out = getOutput();
+  if (globals.json) out.out(JSON.stringify(result.json));
+  else if (result.human) out.out(result.human);
+  return result.exitCode;
+}

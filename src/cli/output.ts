@@ -1,0 +1,71 @@
+import { createColors } from 'picocolors';
+import type { KeeperEvent } from '../core/events.js';
+
+type Colors = ReturnType<typeof createColors>;
+
+/** Global flags that shape output. */
+export interface OutputOptions {
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+/** Where and how the CLI writes: results on stdout, warnings and progress on stderr. */
+export interface Output extends OutputOptions {
+  /** Colours for stdout text (off when stdout is not a TTY, NO_COLOR or --no-color). */
+  c: Colors;
+  /** Colours for stderr text. */
+  ce: Colors;
+  /** True when live progress may be drawn on stderr. */
+  live: boolean;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  out(text: string): void;
+  err(text: string): void;
+  warn(message: string, app?: string): void;
+}
+
+function isTty(stream: NodeJS.WritableStream): boolean {
+  return (stream as NodeJS.WriteStream).isTTY === true;
+}
+
+/** Builds the output object from flags, streams and the environment (NO_COLOR, TERM=dumb). */
+export function createOutput(
+  opts: OutputOptions,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+  env: NodeJS.ProcessEnv,
+): Output {
+  const colorAllowed = opts.color && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb';
+  const c = createColors(colorAllowed && isTty(stdout));
+  const ce = createColors(colorAllowed && isTty(stderr));
+  const live = isTty(stderr) && !opts.json && !opts.quiet && env.TERM !== 'dumb';
+  return {
+    ...opts,
+    c,
+    ce,
+    live,
+    stdout,
+    stderr,
+    out(text) {
+      stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    err(text) {
+      stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    warn(message, app) {
+      if (opts.quiet) return;
+      const prefix = app ? `${app}: ` : '';
+      stderr.write(`${ce.yellow('warning:')} ${prefix}${message}\n`);
+    },
+  };
+}
+
+/** Renders non-progress events (warnings, verbose info) to stderr. */
+export function renderEvent(output: Output, event: KeeperEvent): void {
+  if (event.type === 'warning') output.warn(event.message, event.app);
+  else if (event.type === 'info' && output.verbose && !output.quiet) {
+    output.err(output.ce.dim(`${event.app ? `${event.app}: ` : ''}${event.message}`));
+  }
+}

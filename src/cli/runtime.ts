@@ -1,0 +1,23 @@
+import { resolvePaths } from '../config/paths.js';
+import type { Context } from '../core/context.js';
+import type { EventSink } from '../core/events.js';
+
+/** Global options every command receives. */
+export interface GlobalOptions {
+  configDir?: string | undefined;
+  json: boolean;
+  color: boolean;
+  quiet: boolean;
+  verbose: boolean;
+}
+
+/** Builds the core Context for this process. */
+export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit: EventSink): Context {
+  return {
+    env,
+    paths: resolvePaths(env, opts.configDir),
+    now: () => new Date(),
+    arch: process.arch,
+    emit,
+  };
+}

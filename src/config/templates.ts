@@ -1,0 +1,80 @@
+import { stringify } from 'yaml';
+import { GLOBAL_FIELDS } from './fields.js';
+
+/** File names of the JSON Schemas written beside config.yml for editors. */
+export const CONFIG_SCHEMA_FILE = 'config.schema.json';
+export const RECIPE_SCHEMA_FILE = 'recipe.schema.json';
+
+function yamlLine(key: string, value: unknown): string {
+  if (value === undefined) return `${key}:`;
+  return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
+}
+
+/** The starter config.yml: every field present with its default and a comment. */
+export function starterConfig(): string {
+  const lines = [
+    `# yaml-language-server: $schema=./${CONFIG_SCHEMA_FILE}`,
+    '# appimage-keeper global configuration. Every field can be overridden in a recipe.',
+    '# Reference: docs/configuration.md. Fields left empty are not set.',
+    '',
+  ];
+  for (const f of GLOBAL_FIELDS) {
+    lines.push(
+      `# ${f.description} (${f.type}${f.default === undefined ? '' : `, default ${JSON.stringify(f.default)}`})`,
+    );
+    if (f.key === 'hub_token') lines.push('# Discouraged here: prefer HUB_TOKEN or secrets.yml (chmod 600).');
+    lines.push(yamlLine(f.key, f.default), '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** A recipe skeleton for `init --app`; it validates once the placeholders are replaced. */
+export function starterRecipe(
+  name: string,
+  strategy: 'forge' | 'direct' | 'script',
+  schemaPath: string,
+): string {
+  const head = [`# yaml-language-server: $schema=${schemaPath}`, `name: ${name}`, 'strategy:'];
+  const body: Record<typeof strategy, string[]> = {
+    forge: [
+      '  strategy: forge',
+      '  # Repository on the hub, the lab or a Gitea/Forgejo instance.',
+      '  repository: https://github.com/OWNER/REPO',
+      '  # Glob against the release asset names; add asset_match_regex to refine.',
+      '  asset_match: "*x86_64.AppImage"',
+    ],
+    direct: [
+      '  strategy: direct',
+      '  # A URL that always serves the latest AppImage.',
+      '  url: https://example.com/download/latest.AppImage',
+      '  # Header that changes when the file changes: etag or last-modified.',
+      '  check_method: etag',
+    ],
+    script: [
+      '  strategy: script',
+      '  # Prints two lines: the download URL, then the version.',
+      '  script_path: resolver.sh',
+    ],
+  };
+  const tail = [
+    '',
+    '# Optional overrides of config.yml for this app, e.g.:',
+    '# create_symlinks: true',
+    '# desktop_exec_args: ["--no-sandbox"]',
+  ];
+  return `${[...head, ...body[strategy], ...tail].join('\n')}\n`;
+}
+
+/** The resolver script scaffolded with `init --app NAME --strategy script`. */
+export function starterResolverScript(): string {
+  return [
+    '#!/usr/bin/env bash',
+    '# Print two lines: the download URL of the latest AppImage, then its version.',
+    '# Available: $APP_NAME, $APP_VERSION (installed, may be empty), $APP_ARCH (e.g. x86_64).',
+    'set -euo pipefail',
+    'version="1.0.0"',
+    'echo "https://example.com/downloads/${APP_NAME}-${version}-${APP_ARCH}.AppImage"',
+    'echo "$version"',
+    '',
+  ].join('\n');
+}

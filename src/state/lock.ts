@@ -1,0 +1,124 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { LockedError } from '../core/errors.js';
+
+/** Who holds the lock. */
+export interface LockOwner {
+  pid: number;
+  bootId: string;
+  command: string;
+  startedAt: string;
+}
+
+/** A held lock; `release` is idempotent. */
+export interface HeldLock {
+  owner: LockOwner;
+  release(): Promise<void>;
+  /** Synchronous release for process-exit handlers. */
+  releaseSync(): void;
+}
+
+let cachedBootId: string | undefined;
+
+/** The kernel's boot id, so a lock left by a previous boot is recognised as stale. */
+export async function bootId(): Promise<string> {
+  if (cachedBootId === undefined) {
+    cachedBootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => 'unknown')).trim();
+  }
+  return cachedBootId;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readOwner(file: string): Promise<LockOwner | undefined> {
+  try {
+    const v = JSON.parse(await readFile(file, 'utf8')) as LockOwner;
+    return typeof v.pid === 'number' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the lock atomically (O_EXCL create). A holder from another boot, or whose pid is gone,
+ * is stale and replaced; a live holder makes this throw LockedError (exit 3) naming its pid.
+ */
+export async function acquireLock(file: string, command: string): Promise<HeldLock> {
+  await mkdir(dirname(file), { recursive: true });
+  const owner: LockOwner = {
+    pid: process.pid,
+    bootId: await bootId(),
+    command,
+    startedAt: new Date().toISOString(),
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const handle = await open(file, 'wx', 0o600);
+      try {
+        await handle.writeFile(JSON.stringify(owner));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return makeHeld(file, owner);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = await readOwner(file);
+    if (holder && holder.bootId === owner.bootId && isAlive(holder.pid) && holder.pid !== process.pid) {
+      throw new LockedError(
+        `another appimage-keeper run (pid ${holder.pid}, "${holder.command}", since ${holder.startedAt}) holds the lock ${file}`,
+        {
+          hint: 'wait for it to finish; if that process is not appimage-keeper, remove the lock file',
+          details: { pid: holder.pid },
+        },
+      );
+    }
+    // Stale (other boot, dead pid, or unreadable half-written file): remove and retry.
+    if (!holder) {
+      // A half-written lock from a live process is possible for a moment; give it time.
+      await new Promise((r) => setTimeout(r, 50));
+      const again = await readOwner(file);
+      if (again) continue;
+    }
+    await rm(file, { force: true });
+  }
+  throw new LockedError(`could not take the lock ${file}`);
+}
+
+function makeHeld(file: string, owner: LockOwner): HeldLock {
+  let released = false;
+  const stillOurs = (text: string): boolean => {
+    try {
+      return (JSON.parse(text) as LockOwner).pid === owner.pid;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    owner,
+    async release() {
+      if (released) return;
+      released = true;
+      const text = await readFile(file, 'utf8').catch(() => '');
+      if (stillOurs(text)) await rm(file, { force: true });
+    },
+    releaseSync() {
+      if (released) return;
+      released = true;
+      try {
+        if (stillOurs(readFileSync(file, 'utf8'))) rmSync(file, { force: true });
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EventSink } from '../core/events.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { readJsonFile } from './json-file.js';
+import type { AppState, CacheData, CachedResponse, RateLimitWindow, RunRecord, StateData } from './types.js';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isStateData(v: unknown): v is StateData {
+  return (
+    isObject(v) && v.schema === 1 && isObject(v.apps) && isObject(v.forgeKinds) && isObject(v.rateLimits)
+  );
+}
+
+function isCacheData(v: unknown): v is CacheData {
+  return isObject(v) && v.schema === 1 && isObject(v.responses);
+}
+
+function emptyState(): StateData {
+  return { schema: 1, apps: {}, forgeKinds: {}, rateLimits: {} };
+}
+
+/**
+ * The versioned state file (installed apps, rate-limit windows, forge detection) and the metadata
+ * cache. Reads never write; `save` writes atomically and must only be called under the lock.
+ */
+export class StateStore {
+  private cacheDirty = false;
+
+  private constructor(
+    readonly stateFile: string,
+    readonly cacheFile: string,
+    private data: StateData,
+    private cache: CacheData,
+  ) {}
+
+  /** Loads state and cache; corrupt files are moved aside with a warning, never silently emptied. */
+  static async load(
+    stateDir: string,
+    now: Date,
+    emit: EventSink,
+    options: { readOnly?: boolean } = {},
+  ): Promise<StateStore> {
+    const stateFile = join(stateDir, 'state.json');
+    const cacheFile = join(stateDir, 'cache.json');
+    const state = await readJsonFile(stateFile, isStateData, now, options.readOnly);
+    if (state.kind === 'corrupt') {
+      emit({
+        type: 'warning',
+        code: 'STATE_CORRUPT',
+        message: state.movedTo
+          ? `state file ${stateFile} was unreadable (${state.reason}); moved it to ${state.movedTo} and started fresh: installed apps will be re-checked`
+          : `state file ${stateFile} is unreadable (${state.reason}); the next update will move it aside`,
+      });
+    }
+    const cache = await readJsonFile(cacheFile, isCacheData, now, options.readOnly);
+    if (cache.kind === 'corrupt') {
+      emit({
+        type: 'warning',
+        code: 'CACHE_CORRUPT',
+        message: `metadata cache ${cacheFile} was unreadable${cache.movedTo ? `; moved it to ${cache.movedTo}` : ''}`,
+      });
+    }
+    return new StateStore(
+      stateFile,
+      cacheFile,
+      state.kind === 'ok' ? state.data : emptyState(),
+      cache.kind === 'ok' ? cache.data : { schema: 1, responses: {} },
+    );
+  }
+
+  /** A read-only snapshot of the whole state (for list, doctor, --json). */
+  snapshot(): StateData {
+    return structuredClone(this.data);
+  }
+
+  app(name: string): AppState | undefined {
+    return this.data.apps[name];
+  }
+
+  appNames(): string[] {
+    return Object.keys(this.data.apps).sort();
+  }
+
+  /** Replaces an app's state with the result of `update(current)`. */
+  updateApp(name: string, strategy: string, update: (current: AppState) => AppState): AppState {
+    const next = update(structuredClone(this.data.apps[name] ?? { strategy }));
+    this.data.apps[name] = next;
+    return next;
+  }
+
+  deleteApp(name: string): void {
+    delete this.data.apps[name];
+  }
+
+  getForgeKind(origin: string): 'gitea' | 'forgejo' | undefined {
+    return this.data.forgeKinds[origin];
+  }
+
+  setForgeKind(origin: string, kind: 'gitea' | 'forgejo'): void {
+    this.data.forgeKinds[origin] = kind;
+  }
+
+  getRateLimit(key: string): RateLimitWindow | undefined {
+    return this.data.rateLimits[key];
+  }
+
+  setRateLimit(key: string, window: RateLimitWindow): void {
+    this.data.rateLimits[key] = window;
+  }
+
+  clearRateLimit(key: string): void {
+    delete this.data.rateLimits[key];
+  }
+
+  /** Drops windows that ended before `now` so the file does not grow forever. */
+  pruneRateLimits(now: Date): void {
+    for (const [key, w] of Object.entries(this.data.rateLimits)) {
+      if (Date.parse(w.until) <= now.getTime()) delete this.data.rateLimits[key];
+    }
+  }
+
+  getCached(url: string): CachedResponse | undefined {
+    return this.cache.responses[url];
+  }
+
+  setCached(url: string, entry: CachedResponse): void {
+    this.cache.responses[url] = entry;
+    this.cacheDirty = true;
+  }
+
+  setLastRun(run: RunRecord): void {
+    this.data.lastRun = run;
+  }
+
+  /** Writes state (and the cache when it changed) atomically. */
+  async save(): Promise<void> {
+    await mkdir(this.stateFileDir(), { recursive: true });
+    await writeFileAtomic(this.stateFile, `${JSON.stringify(this.data, null, 2)}\n`, 0o600);
+    if (this.cacheDirty) {
+      await writeFileAtomic(this.cacheFile, JSON.stringify(this.cache), 0o600);
+      this.cacheDirty = false;
+    }
+  }
+
+  private stateFileDir(): string {
+    return this.stateFile.slice(0, this.stateFile.lastIndexOf('/'));
+  }
+}
