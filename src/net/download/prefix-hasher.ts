@@ -55,10 +55,7 @@ export class PrefixHasher {
   async digest(size: number): Promise<string> {
     while (this.readBack) await this.readBack;
     if (this.failure !== undefined) throw this.failure;
-    if (this.hashed < size) {
-      await this.readBackLoop(size);
-      if (this.failure !== undefined) throw this.failure;
-    }
+    if (this.hashed < size) await this.readBackLoop(size);
     return this.hash.digest('hex');
   }
 

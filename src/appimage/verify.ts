@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { KeeperError } from '../core/errors.js';
+import { parseElfHeader, type ElfInfo } from './elf.js';
+
+/** What a downloaded AppImage must match. */
+export interface VerifyExpectations {
+  size?: number;
+  /** Hex SHA-256 (a `sha256:` prefix is accepted). */
+  sha256?: string;
+  /** This machine's architecture in ELF terms, e.g. 'x86_64' (see hostArch()). */
+  hostArch: string;
+}
+
+// A type-1 AppImage is an ISO 9660 image: its first volume descriptor says "CD001" here.
+const ISO9660_MAGIC_OFFSET = 0x8001;
+const HEADER_BYTES = 64;
+
+/**
+ * Checks a downloaded file before it may replace anything, in this order: size (VERIFY_SIZE),
+ * SHA-256 (VERIFY_DIGEST), ELF magic (VERIFY_NOT_ELF), AppImage magic (VERIFY_NOT_APPIMAGE) and
+ * architecture (VERIFY_ARCH). `computedSha256` is the digest the downloader computed on the way,
+ * which saves reading the file again.
+ */
+export async function verifyAppImage(
+  path: string,
+  exp: VerifyExpectations,
+  computedSha256?: string,
+): Promise<{ arch: string; appImageType: 1 | 2 }> {
+  const { size } = await stat(path);
+  if (exp.size !== undefined && size !== exp.size) {
+    throw new KeeperError('VERIFY_SIZE', `size mismatch: expected ${exp.size} bytes, got ${size}`, {
+      details: { expected: exp.size, actual: size },
+    });
+  }
+  if (exp.sha256 !== undefined) {
+    const expected = normaliseDigest(exp.sha256);
+    const actual = (computedSha256 ?? (await sha256File(path))).toLowerCase();
+    if (expected !== actual) {
+      throw new KeeperError('VERIFY_DIGEST', `SHA-256 mismatch: expected ${expected}, got ${actual}`, {
+        hint: 'the file is corrupt or not the one the release published; it was not installed',
+        details: { expected, actual },
+      });
+    }
+  }
+  const head = await readAt(path, 0, HEADER_BYTES);
+  let info: ElfInfo;
+  try {
+    info = parseElfHeader(head);
+  } catch (err) {
+    throw new KeeperError('VERIFY_NOT_ELF', `not an AppImage: ${describeContent(head, size)}`, {
+      cause: err,
+    });
+  }
+  let type = info.appImageType;
+  if (type === 0 && (await readAt(path, ISO9660_MAGIC_OFFSET, 5)).toString('latin1') === 'CD001') type = 1;
+  if (type === 0) {
+    throw new KeeperError(
+      'VERIFY_NOT_APPIMAGE',
+      'an ELF executable without AppImage magic (not an AppImage)',
+      {
+        hint: 'the asset pattern may match a plain binary; check asset_match',
+      },
+    );
+  }
+  if (info.arch !== exp.hostArch) {
+    throw new KeeperError('VERIFY_ARCH', `built for ${info.arch}, this machine is ${exp.hostArch}`, {
+      hint: 'the asset pattern matched a build for another architecture; narrow asset_match',
+      details: { arch: info.arch, hostArch: exp.hostArch },
+    });
+  }
+  return { arch: info.arch, appImageType: type };
+}
+
+/** Reads the SHA-256 for `assetName` from a `.sha256` file (bare hex or `hex  name`) or a `SHA256SUMS` list. */
+export function parseChecksumFile(text: string, assetName: string): string | undefined {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const hex = /^[0-9a-fA-F]{64}$/;
+  if (lines.length === 1 && hex.test(lines[0] ?? '')) return lines[0]?.toLowerCase();
+  for (const line of lines) {
+    // GNU coreutils: `<hex>  <name>` (text) or `<hex> *<name>` (binary); BSD: `SHA256 (<name>) = <hex>`.
+    const gnu = /^([0-9a-fA-F]{64})\s+\*?(.+)$/.exec(line);
+    const bsd = /^SHA256\s*\((.+)\)\s*=\s*([0-9a-fA-F]{64})$/i.exec(line);
+    const digest = gnu?.[1] ?? bsd?.[2];
+    const name = gnu?.[2] ?? bsd?.[1];
+    if (digest && name && sameAsset(name.trim(), assetName)) return digest.toLowerCase();
+  }
+  return undefined;
+}
+
+function sameAsset(listed: string, assetName: string): boolean {
+  const base = listed.replace(/^\.\//, '').split('/').pop() ?? listed;
+  return listed === assetName || base === assetName;
+}
+
+function normaliseDigest(value: string): string {
+  return value
+    .trim()
+    .replace(/^sha256[:=]/i, '')
+    .toLowerCase();
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash);
+  return hash.digest('hex');
+}
+
+async function readAt(path: string, position: number, length: number): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await fh.read(buf, 0, length, position);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Says what a non-ELF file most likely is, so the error explains itself. */
+function describeContent(head: Buffer, size: number): string {
+  if (size === 0) return 'the file is empty';
+  const text = head.toString('latin1').trimStart();
+  const lower = text.toLowerCase();
+  if (lower.startsWith('<!doctype') || lower.startsWith('<html') || text.startsWith('<')) {
+    return 'got an HTML page instead of a binary (a login, error or download page?)';
+  }
+  if (text.startsWith('{') || text.startsWith('[')) return 'got JSON instead of a binary (an API error?)';
+  if (head[0] === 0x50 && head[1] === 0x4b) return 'got a ZIP archive';
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'got gzip data (a tarball?)';
+  if (head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) {
+    return 'the ELF header is truncated or invalid';
+  }
+  return 'no ELF magic at the start of the file';
+}
