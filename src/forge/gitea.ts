@@ -1,0 +1,81 @@
+/** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (or the list for pre-releases). */
+import { z } from 'zod';
+import type { AppSettings, ForgeStrategy } from '../config/types.js';
+import { KeeperError } from '../core/errors.js';
+import type { ResolveDeps } from '../strategy/types.js';
+import { fetchMetadata } from './metadata.js';
+import type { ReleaseFetch } from './release-fetch.js';
+import { parseWith } from './release-fetch.js';
+import type { ForgeRelease } from './release.js';
+
+const GiteaAsset = z.object({
+  id: z.union([z.number(), z.string()]).optional(),
+  name: z.string(),
+  size: z.number().optional(),
+  created_at: z.string().nullish(),
+  browser_download_url: z.string(),
+});
+
+const GiteaRelease = z.object({
+  tag_name: z.string(),
+  draft: z.boolean().optional(),
+  prerelease: z.boolean().optional(),
+  html_url: z.string().optional(),
+  assets: z.array(GiteaAsset),
+});
+
+/** A repository on a self-hosted Gitea or Forgejo. */
+export interface GiteaRepo {
+  origin: string;
+  owner: string;
+  repo: string;
+}
+
+/** The release URL the strategy reads (latest, or the list when pre-releases are wanted). */
+export function giteaReleaseUrl(repo: GiteaRepo, prerelease: boolean): string {
+  const root = `${repo.origin}/api/v1/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/releases`;
+  return prerelease ? `${root}?draft=false` : `${root}/latest`;
+}
+
+/** Fetches the release a forge recipe follows on a Gitea/Forgejo host. */
+export async function fetchGiteaRelease(
+  repo: GiteaRepo,
+  strategy: ForgeStrategy,
+  settings: AppSettings,
+  deps: ResolveDeps,
+): Promise<ReleaseFetch> {
+  const prerelease = strategy.prerelease === true;
+  const url = giteaReleaseUrl(repo, prerelease);
+  const slug = `${repo.owner}/${repo.repo}`;
+  const result = await fetchMetadata(
+    {
+      url,
+      headers: { accept: 'application/json' },
+      conditional: true,
+      what: `${prerelease ? 'releases' : 'latest release'} of ${slug}`,
+    },
+    settings,
+    deps,
+  );
+  if (result.kind === 'rate_limited') return result;
+  let release: z.infer<typeof GiteaRelease>;
+  if (prerelease) {
+    const first = parseWith(z.array(GiteaRelease), result.body, url).find((r) => r.draft !== true);
+    if (!first) throw new KeeperError('FORGE_NO_RELEASE', `${slug} has no published release`);
+    release = first;
+  } else {
+    release = parseWith(GiteaRelease, result.body, url);
+  }
+  const forgeRelease: ForgeRelease = {
+    tag: release.tag_name,
+    releaseUrl: release.html_url,
+    assets: release.assets.map((a) => ({
+      name: a.name,
+      url: a.browser_download_url,
+      size: a.size,
+      id: a.id,
+      updatedAt: a.created_at ?? undefined,
+    })),
+  };
+  return { kind: 'ok', release: forgeRelease, notModified: result.notModified, requests: result.requests };
+}

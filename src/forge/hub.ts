@@ -1,0 +1,101 @@
+/** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, or `/releases` for pre-releases. */
+import { z } from 'zod';
+import type { AppSettings, ForgeStrategy } from '../config/types.js';
+import { KeeperError } from '../core/errors.js';
+import type { ResolveDeps } from '../strategy/types.js';
+import { fetchMetadata } from './metadata.js';
+import type { ReleaseFetch } from './release-fetch.js';
+import { parseWith } from './release-fetch.js';
+import { sha256FromDigest } from './release.js';
+import type { ForgeRelease } from './release.js';
+import { hubAuthHeaders } from './token.js';
+
+const HubAsset = z.object({
+  id: z.union([z.number(), z.string()]).optional(),
+  name: z.string(),
+  size: z.number().optional(),
+  digest: z.string().nullish(),
+  updated_at: z.string().nullish(),
+  browser_download_url: z.string(),
+});
+
+const HubRelease = z.object({
+  tag_name: z.string(),
+  draft: z.boolean().optional(),
+  prerelease: z.boolean().optional(),
+  html_url: z.string().optional(),
+  assets: z.array(HubAsset),
+});
+
+/** A hub repository and the API base serving it. */
+export interface HubRepo {
+  apiBase: string;
+  owner: string;
+  repo: string;
+}
+
+/** The release URL the strategy reads (latest, or the list when pre-releases are wanted). */
+export function hubReleaseUrl(repo: HubRepo, prerelease: boolean): string {
+  const root = `${repo.apiBase}/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/releases`;
+  return prerelease ? root : `${root}/latest`;
+}
+
+/** Fetches the hub release a forge recipe follows. */
+export async function fetchHubRelease(
+  repo: HubRepo,
+  strategy: ForgeStrategy,
+  settings: AppSettings,
+  deps: ResolveDeps,
+): Promise<ReleaseFetch> {
+  const prerelease = strategy.prerelease === true;
+  const url = hubReleaseUrl(repo, prerelease);
+  const slug = `${repo.owner}/${repo.repo}`;
+  const result = await fetchMetadata(
+    {
+      url,
+      headers: {
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        ...hubAuthHeaders(url, settings),
+      },
+      conditional: true,
+      proxyFor: { owner: repo.owner, repo: repo.repo },
+      what: `${prerelease ? 'releases' : 'latest release'} of ${slug}`,
+    },
+    settings,
+    deps,
+  );
+  if (result.kind === 'rate_limited') return result;
+  const release = prerelease
+    ? newestPublished(parseWith(z.array(HubRelease), result.body, url), slug)
+    : parseWith(HubRelease, result.body, url);
+  return {
+    kind: 'ok',
+    release: toForgeRelease(release),
+    notModified: result.notModified,
+    requests: result.requests,
+  };
+}
+
+type HubReleaseJson = z.infer<typeof HubRelease>;
+
+function newestPublished(list: HubReleaseJson[], slug: string): HubReleaseJson {
+  const first = list.find((r) => r.draft !== true);
+  if (!first) throw new KeeperError('FORGE_NO_RELEASE', `${slug} has no published release`);
+  return first;
+}
+
+function toForgeRelease(release: HubReleaseJson): ForgeRelease {
+  return {
+    tag: release.tag_name,
+    releaseUrl: release.html_url,
+    assets: release.assets.map((a) => ({
+      name: a.name,
+      url: a.browser_download_url,
+      size: a.size,
+      sha256: sha256FromDigest(a.digest),
+      id: a.id,
+      updatedAt: a.updated_at ?? undefined,
+    })),
+  };
+}
