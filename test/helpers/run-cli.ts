@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (two levels above test/helpers). */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The bundled CLI; `npm run build` produces it. */
+export const CLI_PATH = join(REPO_ROOT, 'dist', 'appimage-keeper.mjs');
+
+/**
+ * What one CLI run produced. `json` is the parsed stdout when `--json` was passed; pass a type
+ * argument (`runCli<MyShape>(...)`) to read it without unsafe-any lint errors.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the brief's contract: any JSON document
+export interface CliRun<T = any> {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  json?: T;
+}
+
+/** Options of one CLI run. */
+export interface RunCliOptions {
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Kill the process after this long (default 60 s) and reject. */
+  timeoutMs?: number;
+}
+
+/** Spawns the built CLI with `args` and no stdin, and collects its output. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
+export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      env: opts.env,
+      cwd: opts.cwd ?? REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    const timeoutMs = opts.timeoutMs ?? 60_000;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`appimage-keeper ${args.join(' ')} did not finish within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stdout = Buffer.concat(out).toString('utf8');
+      const stderr = Buffer.concat(err).toString('utf8');
+      const run: CliRun<T> = { code, signal, stdout, stderr };
+      if (args.includes('--json')) {
+        try {
+          run.json = JSON.parse(stdout) as T;
+        } catch (e) {
+          reject(
+            new Error(
+              `--json output is not one JSON document: ${(e as Error).message}\n${stdout}\n${stderr}`,
+            ),
+          );
+          return;
+        }
+      }
+      resolve(run);
+    });
+  });
+}
