@@ -17,11 +17,10 @@ const httpUrl = z
   .trim()
   .refine((v) => isHttpUrl(v), { message: 'must be an http:// or https:// URL' });
 
+// zod keeps running refinements after the URL check fails, so a non-URL must pass here silently
+// (it is already reported) instead of making `new URL` throw.
 const repositoryUrl = httpUrl.refine(
-  (v) => {
-    const parts = new URL(v).pathname.split('/').filter(Boolean);
-    return parts.length >= 2;
-  },
+  (v) => !isHttpUrl(v) || new URL(v).pathname.split('/').filter(Boolean).length >= 2,
   { message: 'must be a repository URL like https://<host>/<owner>/<repo>' },
 );
 
