@@ -1,0 +1,87 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { errors, request, type Dispatcher } from 'undici';
+import { KeeperError } from '../../core/errors.js';
+import { zsyncError } from './errors.js';
+
+/** Connection settings and counters shared by every request of one zsync run. */
+export interface HttpSession {
+  dispatcher?: Dispatcher | undefined;
+  /** No byte for this long (headers or body) means the connection stalled. */
+  stallTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** HTTP requests sent, redirects included. */
+  requests: number;
+  /** Response body bytes received (control file and ranges). */
+  bytesFetched: number;
+}
+
+/** An open response whose body the caller streams (and must consume or destroy). */
+export interface OpenResponse {
+  /** URL that finally answered, after redirects. */
+  url: string;
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Dispatcher.ResponseData['body'];
+}
+
+const MAX_REDIRECTS = 10;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const USER_AGENT = 'appimage-keeper (zsync)';
+
+/** First value of a response header. */
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Turns what undici or a body stream throws into a zsync error: aborts, stalls and network
+ * failures each get their own code so the caller's warning says what happened.
+ */
+export function networkError(err: unknown, url: string, signal?: AbortSignal): KeeperError {
+  if (err instanceof KeeperError) return err;
+  if (signal?.aborted) return zsyncError('ABORTED', 'zsync update aborted', { cause: err });
+  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError)
+    return zsyncError('STALLED', `no data from ${url} for too long`, { cause: err });
+  const message = err instanceof Error ? err.message : String(err);
+  return zsyncError('NETWORK', `request to ${url} failed: ${message}`, { cause: err });
+}
+
+/**
+ * GET with redirects followed by hand (undici's `request` does not), never sending credentials.
+ * Resolves once the final response's headers arrived; its body is left to the caller to stream.
+ */
+export async function openGet(
+  session: HttpSession,
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal | undefined = session.signal,
+): Promise<OpenResponse> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const parsed = new URL(current);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw zsyncError('NETWORK', `unsupported URL scheme in ${current}`);
+    let res: Dispatcher.ResponseData;
+    session.requests++;
+    try {
+      res = await request(current, {
+        method: 'GET',
+        headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', ...headers },
+        dispatcher: session.dispatcher,
+        signal,
+        headersTimeout: session.stallTimeoutMs,
+        bodyTimeout: session.stallTimeoutMs,
+      });
+    } catch (err) {
+      throw networkError(err, current, signal);
+    }
+    const location = header(res.headers, 'location');
+    if (!REDIRECTS.has(res.statusCode) || location === undefined) {
+      return { url: current, status: res.statusCode, headers: res.headers, body: res.body };
+    }
+    res.body.destroy();
+    if (hop >= MAX_REDIRECTS) throw zsyncError('NETWORK', `too many redirects from ${url}`);
+    current = new URL(location, current).toString();
+  }
+}
