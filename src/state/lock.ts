@@ -21,6 +21,10 @@ export interface HeldLock {
 
 let cachedBootId: string | undefined;
 
+// Lock files this process holds right now. A lock file naming our own pid that is not in here was
+// left by an earlier process that had the same pid (pid reuse, common in containers): stale.
+const heldHere = new Set<string>();
+
 /** The kernel's boot id, so a lock left by a previous boot is recognised as stale. */
 export async function bootId(): Promise<string> {
   if (cachedBootId === undefined) {
@@ -73,7 +77,11 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = await readOwner(file);
-    if (holder && holder.bootId === owner.bootId && isAlive(holder.pid) && holder.pid !== process.pid) {
+    const live =
+      holder !== undefined &&
+      holder.bootId === owner.bootId &&
+      (holder.pid === process.pid ? heldHere.has(file) : isAlive(holder.pid));
+    if (holder && live) {
       throw new LockedError(
         `another appimage-keeper run (pid ${holder.pid}, "${holder.command}", since ${holder.startedAt}) holds the lock ${file}`,
         {
@@ -96,9 +104,11 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
 
 function makeHeld(file: string, owner: LockOwner): HeldLock {
   let released = false;
+  heldHere.add(file);
   const stillOurs = (text: string): boolean => {
     try {
-      return (JSON.parse(text) as LockOwner).pid === owner.pid;
+      const v = JSON.parse(text) as LockOwner;
+      return v.pid === owner.pid && v.startedAt === owner.startedAt && v.bootId === owner.bootId;
     } catch {
       return false;
     }
@@ -108,12 +118,14 @@ function makeHeld(file: string, owner: LockOwner): HeldLock {
     async release() {
       if (released) return;
       released = true;
+      heldHere.delete(file);
       const text = await readFile(file, 'utf8').catch(() => '');
       if (stillOurs(text)) await rm(file, { force: true });
     },
     releaseSync() {
       if (released) return;
       released = true;
+      heldHere.delete(file);
       try {
         if (stillOurs(readFileSync(file, 'utf8'))) rmSync(file, { force: true });
       } catch {
