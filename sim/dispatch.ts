@@ -34,6 +34,7 @@ export interface SimState {
   agent: Agent;
   stopSignal: AbortSignal;
   sizeOf: AssetSizer;
+  onRequest: ((request: RecordedRequest) => void) | undefined;
 }
 
 function text(status: number, message: string): Outgoing {
@@ -110,7 +111,9 @@ export function handler(state: SimState, origin: OriginState) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const method = (req.method ?? 'GET').toUpperCase();
     const path = req.url ?? '/';
-    state.requests.push({ origin: origin.name, method, path, headers: { ...req.headers } });
+    const recorded: RecordedRequest = { origin: origin.name, method, path, headers: { ...req.headers } };
+    state.requests.push(recorded);
+    state.onRequest?.(recorded);
     req.resume();
     const closed = new AbortController();
     res.on('close', () => closed.abort());

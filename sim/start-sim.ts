@@ -72,6 +72,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     },
     agent,
     stopSignal: stop.signal,
+    onRequest: options.onRequest,
     async sizeOf(url: string): Promise<number | undefined> {
       let parsed: URL;
       try {

@@ -17,6 +17,8 @@ export interface SimOptions {
   hubWebBase?: string;
   /** Web base used to build lab `_links` values (default: the origin serving the request). */
   labWebBase?: string;
+  /** Called for every request as it arrives (after it is added to `requests`). */
+  onRequest?: (request: RecordedRequest) => void;
   /** Lab `releases/permalink/latest` answers 302 to the release, as GitLab does (default true). */
   labPermalinkRedirect?: boolean;
   /** Web base used to build gitea `html_url` values (default: the origin serving the request). */
