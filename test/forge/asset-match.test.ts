@@ -1,0 +1,131 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chooseAsset, matchingAssets } from '../../src/forge/asset-match.js';
+import { KeeperError } from '../../src/core/errors.js';
+
+const named = (...names: string[]): { name: string }[] => names.map((name) => ({ name }));
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof KeeperError);
+    return err.code;
+  }
+  return undefined;
+}
+
+describe('asset choice', () => {
+  test('glob picks the single matching asset', () => {
+    const assets = named('App-1.0.tar.gz', 'App-1.0.AppImage');
+    assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'App-1.0.AppImage');
+  });
+
+  test('globs are case-sensitive', () => {
+    assert.equal(matchingAssets(named('app.appimage'), { glob: '*.AppImage', nodeArch: 'x64' }).length, 0);
+  });
+
+  test('regex alone selects', () => {
+    const assets = named('tool-linux.AppImage', 'tool-linux-legacy.AppImage');
+    const chosen = chooseAsset(assets, { regex: '^tool-linux\\.AppImage$', nodeArch: 'x64' });
+    assert.equal(chosen.name, 'tool-linux.AppImage');
+  });
+
+  test('glob and regex together: the asset must match both', () => {
+    const assets = named(
+      'Tool-2.0-x86_64.AppImage',
+      'Tool-2.0-x86_64-wayland.AppImage',
+      'Other-x86_64.AppImage',
+    );
+    const chosen = chooseAsset(assets, { glob: 'Tool-*.AppImage', regex: '^(?!.*wayland)', nodeArch: 'x64' });
+    assert.equal(chosen.name, 'Tool-2.0-x86_64.AppImage');
+    // The regex alone would also accept Other-..., the glob alone the wayland build.
+    assert.equal(matchingAssets(assets, { regex: '^(?!.*wayland)', nodeArch: 'x64' }).length, 2);
+    assert.equal(matchingAssets(assets, { glob: 'Tool-*.AppImage', nodeArch: 'x64' }).length, 2);
+  });
+
+  test('companions are skipped unless the pattern names them', () => {
+    const assets = named(
+      'App.AppImage',
+      'App.AppImage.zsync',
+      'App.AppImage.sig',
+      'App.AppImage.asc',
+      'App.AppImage.sha256',
+      'SHA256SUMS',
+      'App.AppImage.blockmap',
+      'App-debug.AppImage',
+    );
+    assert.deepEqual(
+      matchingAssets(assets, { glob: 'App*', nodeArch: 'x64' }).map((a) => a.name),
+      ['App.AppImage'],
+    );
+    assert.equal(chooseAsset(assets, { glob: '*.zsync', nodeArch: 'x64' }).name, 'App.AppImage.zsync');
+    assert.equal(
+      chooseAsset(assets, { glob: '*-debug.AppImage', nodeArch: 'x64' }).name,
+      'App-debug.AppImage',
+    );
+  });
+
+  test("several matches: this machine's architecture wins and other arches are dropped", () => {
+    const assets = named('App-1.0-aarch64.AppImage', 'App-1.0-x86_64.AppImage', 'App-1.0-armhf.AppImage');
+    assert.equal(
+      chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name,
+      'App-1.0-x86_64.AppImage',
+    );
+    assert.equal(
+      chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'arm64' }).name,
+      'App-1.0-aarch64.AppImage',
+    );
+    assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'arm' }).name, 'App-1.0-armhf.AppImage');
+  });
+
+  test('arch aliases: amd64 and arm64 spellings', () => {
+    const assets = named('app_amd64.AppImage', 'app_arm64.AppImage');
+    assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'app_amd64.AppImage');
+    assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'arm64' }).name, 'app_arm64.AppImage');
+  });
+
+  test('an arch-less name is kept when the other candidates are for other machines', () => {
+    const assets = named('App.AppImage', 'App-arm64.AppImage');
+    assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'App.AppImage');
+  });
+
+  test('still ambiguous: ASSET_AMBIGUOUS lists the candidates', () => {
+    const assets = named('App-x86_64.AppImage', 'App-lite-x86_64.AppImage', 'App-aarch64.AppImage');
+    try {
+      chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' });
+      assert.fail('expected ASSET_AMBIGUOUS');
+    } catch (err) {
+      assert.ok(err instanceof KeeperError);
+      assert.equal(err.code, 'ASSET_AMBIGUOUS');
+      assert.match(err.message, /App-x86_64\.AppImage/);
+      assert.match(err.message, /App-lite-x86_64\.AppImage/);
+      assert.doesNotMatch(err.message, /aarch64/);
+    }
+  });
+
+  test('no match: ASSET_NO_MATCH lists the available assets', () => {
+    try {
+      chooseAsset(named('app.tar.gz', 'app.deb'), { glob: '*.AppImage', nodeArch: 'x64' });
+      assert.fail('expected ASSET_NO_MATCH');
+    } catch (err) {
+      assert.ok(err instanceof KeeperError);
+      assert.equal(err.code, 'ASSET_NO_MATCH');
+      assert.match(err.hint ?? '', /app\.tar\.gz, app\.deb/);
+    }
+  });
+
+  test('several matches all for other machines: ASSET_NO_MATCH naming the architecture', () => {
+    const code = codeOf(() =>
+      chooseAsset(named('a-aarch64.AppImage', 'a-armhf.AppImage'), { glob: '*.AppImage', nodeArch: 'x64' }),
+    );
+    assert.equal(code, 'ASSET_NO_MATCH');
+  });
+
+  test('an invalid regex is a clear error', () => {
+    assert.equal(
+      codeOf(() => chooseAsset(named('a'), { regex: '(', nodeArch: 'x64' })),
+      'ASSET_PATTERN_INVALID',
+    );
+  });
+});
