@@ -2,20 +2,17 @@ import { z } from 'zod';
 import { GLOBAL_FIELDS } from './fields.js';
 import { RECIPE_FIELDS } from './recipe-fields.js';
 
-// Optional fields without a default may be left empty (`hub_release_api_url:`), meaning "not set",
-// so the starter config can list every field.
+// Any optional field may be left empty (`hub_release_api_url:`), meaning "not set": the default (or,
+// in a recipe, the config.yml value) applies. The starter config lists every field this way.
+function unsettable(schema: z.ZodType): z.ZodType {
+  return schema
+    .nullable()
+    .optional()
+    .transform((v) => v ?? undefined);
+}
+
 function globalShape(): Record<string, z.ZodType> {
-  return Object.fromEntries(
-    GLOBAL_FIELDS.map((f) => [
-      f.key,
-      f.default === undefined
-        ? f.schema
-            .nullable()
-            .optional()
-            .transform((v) => v ?? undefined)
-        : f.schema.optional(),
-    ]),
-  );
+  return Object.fromEntries(GLOBAL_FIELDS.map((f) => [f.key, unsettable(f.schema)]));
 }
 
 /** Schema of config.yml: every global field, all optional. */
@@ -29,7 +26,7 @@ export const secretsSchema = z.strictObject({
 /** Schema of a recipe: its own fields plus every global field as an override. */
 export const recipeSchema = z.strictObject({
   ...globalShape(),
-  ...Object.fromEntries(RECIPE_FIELDS.map((f) => [f.key, f.required ? f.schema : f.schema.optional()])),
+  ...Object.fromEntries(RECIPE_FIELDS.map((f) => [f.key, f.required ? f.schema : unsettable(f.schema)])),
 });
 
 /** Every key a recipe accepts (canonical spellings), for "did you mean" hints. */

@@ -18,7 +18,8 @@ export function effectiveGlobal(
   configDir: string,
   env: NodeJS.ProcessEnv,
 ): GlobalSettings {
-  const merged = { ...defaultGlobalValues(), ...configValues } as Record<string, unknown>;
+  const merged = defaultGlobalValues();
+  for (const [key, value] of Object.entries(configValues)) if (value !== undefined) merged[key] = value;
   for (const key of PATH_FIELDS) merged[key] = expandPath(String(merged[key]), configDir, env);
   return merged as unknown as GlobalSettings;
 }
