@@ -8,7 +8,7 @@ import { parseMultipart, raw } from './raw-http.js';
 
 const CONTENT = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz');
 
-describe('assets', () => {
+void describe('assets', () => {
   let sim: Sim;
   let dir: string;
   let url: string;
@@ -22,7 +22,7 @@ describe('assets', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('GET serves the body with validators and Accept-Ranges', async () => {
+  void test('GET serves the body with validators and Accept-Ranges', async () => {
     assert.equal(url, `${sim.url}/dl/app.AppImage`);
     const res = await raw(url);
     assert.equal(res.status, 200);
@@ -34,7 +34,7 @@ describe('assets', () => {
     assert.ok(res.headers['last-modified']);
   });
 
-  test('HEAD has the same headers and no body', async () => {
+  void test('HEAD has the same headers and no body', async () => {
     const get = await raw(url);
     const head = await raw(url, { method: 'HEAD' });
     assert.equal(head.status, 200);
@@ -43,7 +43,7 @@ describe('assets', () => {
     assert.equal(head.headers.etag, get.headers.etag);
   });
 
-  test('single ranges: closed, open-ended, suffix, clamped', async () => {
+  void test('single ranges: closed, open-ended, suffix, clamped', async () => {
     const cases: [string, number, number][] = [
       ['bytes=2-5', 2, 5],
       ['bytes=30-', 30, 35],
@@ -59,7 +59,7 @@ describe('assets', () => {
     }
   });
 
-  test('multiple ranges answer multipart/byteranges', async () => {
+  void test('multiple ranges answer multipart/byteranges', async () => {
     const res = await raw(url, { headers: { range: 'bytes=0-1,10-12,-3' } });
     assert.equal(res.status, 206);
     const type = res.headers['content-type'] ?? '';
@@ -76,20 +76,20 @@ describe('assets', () => {
     );
   });
 
-  test('multiple ranges with only one satisfiable answer a plain 206', async () => {
+  void test('multiple ranges with only one satisfiable answer a plain 206', async () => {
     const res = await raw(url, { headers: { range: 'bytes=100-200,3-4' } });
     assert.equal(res.status, 206);
     assert.equal(res.headers['content-range'], 'bytes 3-4/36');
     assert.equal(res.body.toString(), '34');
   });
 
-  test('unsatisfiable ranges answer 416 with the size', async () => {
+  void test('unsatisfiable ranges answer 416 with the size', async () => {
     const res = await raw(url, { headers: { range: 'bytes=36-' } });
     assert.equal(res.status, 416);
     assert.equal(res.headers['content-range'], 'bytes */36');
   });
 
-  test('malformed Range headers are ignored', async () => {
+  void test('malformed Range headers are ignored', async () => {
     for (const range of ['bytes=5-2', 'items=0-1', 'bytes=x-y']) {
       const res = await raw(url, { headers: { range } });
       assert.equal(res.status, 200, range);
@@ -97,7 +97,7 @@ describe('assets', () => {
     }
   });
 
-  test('If-Range: matching ETag or date gives 206, anything else the full 200', async () => {
+  void test('If-Range: matching ETag or date gives 206, anything else the full 200', async () => {
     const { headers } = await raw(url, { method: 'HEAD' });
     const etag = headers.etag ?? '';
     const date = headers['last-modified'] ?? '';
@@ -116,7 +116,7 @@ describe('assets', () => {
     assert.equal(oldDate.status, 200);
   });
 
-  test('conditional GET and HEAD answer 304', async () => {
+  void test('conditional GET and HEAD answer 304', async () => {
     const { headers } = await raw(url, { method: 'HEAD' });
     const etag = headers.etag ?? '';
     for (const method of ['GET', 'HEAD']) {
@@ -138,7 +138,7 @@ describe('assets', () => {
     );
   });
 
-  test('asset options: explicit etag, no validators, content type', async () => {
+  void test('asset options: explicit etag, no validators, content type', async () => {
     const a = sim.putAsset('/opt/a', Buffer.from('a'), { etag: 'v1', contentType: 'application/zip' });
     const ra = await raw(a);
     assert.equal(ra.headers.etag, '"v1"');
@@ -152,7 +152,7 @@ describe('assets', () => {
     assert.equal((await raw(c)).headers['last-modified'], undefined);
   });
 
-  test('a file asset streams from disk and its ETag follows the file', async () => {
+  void test('a file asset streams from disk and its ETag follows the file', async () => {
     const file = join(dir, 'asset.bin');
     await writeFile(file, 'first version');
     const fileUrl = sim.putAsset('/file.bin', { file });
@@ -168,7 +168,7 @@ describe('assets', () => {
     assert.equal((await raw(fileUrl)).status, 404);
   });
 
-  test('a generated asset serves generatedBytes, ranges included', async () => {
+  void test('a generated asset serves generatedBytes, ranges included', async () => {
     const size = 3 * 65536 + 17;
     const genUrl = sim.putAsset('/gen.bin', { size, seed: 5 });
     const whole = await raw(genUrl);
@@ -181,7 +181,7 @@ describe('assets', () => {
     assert.ok(parts[1]?.data.equals(generatedBytes(5, 150000, 150010)));
   });
 
-  test('second origin, redirects and removal', async () => {
+  void test('second origin, redirects and removal', async () => {
     const second = sim.putSecondAsset('/cdn/app', Buffer.from('from second'));
     assert.ok(second.startsWith(sim.secondUrl));
     assert.notEqual(sim.secondUrl, sim.url);
@@ -201,7 +201,7 @@ describe('assets', () => {
     assert.equal((await raw(second)).status, 404);
   });
 
-  test('every request is recorded with origin, method, raw path and headers', async () => {
+  void test('every request is recorded with origin, method, raw path and headers', async () => {
     sim.clearRequests();
     await raw(`${url}?x=1`, { headers: { 'x-probe': 'yes' } });
     await raw(`${sim.secondUrl}/nothing`, { method: 'HEAD' });
@@ -218,7 +218,7 @@ describe('assets', () => {
     assert.equal(sim.requests.length, 0);
   });
 
-  test('methods other than GET and HEAD are refused', async () => {
+  void test('methods other than GET and HEAD are refused', async () => {
     const res = await raw(url, { method: 'DELETE' });
     assert.equal(res.status, 405);
   });

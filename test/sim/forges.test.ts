@@ -7,7 +7,7 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => v as Obj;
 const list = (v: unknown): Obj[] => v as Obj[];
 
-describe('hub releases', () => {
+void describe('hub releases', () => {
   let sim: Sim;
   let assetUrl: string;
   before(async () => {
@@ -30,7 +30,7 @@ describe('hub releases', () => {
   });
   after(() => sim.stop());
 
-  test('latest skips drafts and prereleases and has the GitHub shape', async () => {
+  void test('latest skips drafts and prereleases and has the GitHub shape', async () => {
     const res = await json(`${sim.url}/repos/owner/repo/releases/latest`);
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -67,7 +67,7 @@ describe('hub releases', () => {
     assert.equal(assets[1]?.digest, null);
   });
 
-  test('list is newest first, hides drafts without a token, paginates', async () => {
+  void test('list is newest first, hides drafts without a token, paginates', async () => {
     const anon = list((await json(`${sim.url}/repos/owner/repo/releases`)).body);
     assert.deepEqual(
       anon.map((r) => r.tag_name),
@@ -83,7 +83,7 @@ describe('hub releases', () => {
     assert.match(String(page.headers.link), /page=2>; rel="next"/);
   });
 
-  test('by tag and unknown repositories', async () => {
+  void test('by tag and unknown repositories', async () => {
     const tag = await json(`${sim.url}/repos/owner/repo/releases/tags/v1.0`);
     assert.equal(obj(tag.body).tag_name, 'v1.0');
     const missing = await json(`${sim.url}/repos/nobody/nothing/releases/latest`);
@@ -91,7 +91,7 @@ describe('hub releases', () => {
     assert.equal(obj(missing.body).message, 'Not Found');
   });
 
-  test('latest is 404 when only prereleases exist; setLatest publishes the newest', async () => {
+  void test('latest is 404 when only prereleases exist; setLatest publishes the newest', async () => {
     sim.hub.setLatest('o', 'pre', { tag: 'v0.1-beta', prerelease: true, assets: [] });
     assert.equal((await json(`${sim.url}/repos/o/pre/releases/latest`)).status, 404);
     sim.hub.setLatest('o', 'pre', { tag: 'v0.1', assets: [] });
@@ -101,7 +101,7 @@ describe('hub releases', () => {
     assert.deepEqual(tags, ['v0.2', 'v0.1', 'v0.1-beta']);
   });
 
-  test('metadata has a strong ETag and answers If-None-Match with 304', async () => {
+  void test('metadata has a strong ETag and answers If-None-Match with 304', async () => {
     const first = await raw(`${sim.url}/repos/owner/repo/releases/latest`);
     const etag = first.headers.etag ?? '';
     assert.match(etag, /^"[0-9a-f]+"$/);
@@ -120,8 +120,8 @@ describe('hub releases', () => {
   });
 });
 
-describe('hub enterprise prefix', () => {
-  test('serves the API under hubApiPrefix only', async () => {
+void describe('hub enterprise prefix', () => {
+  void test('serves the API under hubApiPrefix only', async () => {
     const sim = await startSim({ hubApiPrefix: '/api/v3/' });
     try {
       sim.hub.setLatest('o', 'r', { tag: 'v1', assets: [] });
@@ -137,7 +137,7 @@ describe('hub enterprise prefix', () => {
   });
 });
 
-describe('lab releases', () => {
+void describe('lab releases', () => {
   let sim: Sim;
   let assetUrl: string;
   before(async () => {
@@ -159,7 +159,7 @@ describe('lab releases', () => {
   });
   after(() => sim.stop());
 
-  test('permalink/latest redirects to the release like GitLab; the release has the documented shape', async () => {
+  void test('permalink/latest redirects to the release like GitLab; the release has the documented shape', async () => {
     const permalink = `${sim.labApiUrl}/projects/group%2Fsub%2Fproject/releases/permalink/latest`;
     const hop = await raw(permalink);
     assert.equal(hop.status, 302);
@@ -183,7 +183,7 @@ describe('lab releases', () => {
     assert.equal(typeof link?.id, 'number');
   });
 
-  test('the same release by encoded path and tag; the list is newest first', async () => {
+  void test('the same release by encoded path and tag; the list is newest first', async () => {
     const byPath = await json(`${sim.labApiUrl}/projects/group%2Fsub%2Fproject/releases/v1.0`);
     assert.equal(obj(byPath.body).tag_name, 'v1.0');
     const all = list((await json(`${sim.labApiUrl}/projects/group%2Fsub%2Fproject/releases`)).body);
@@ -193,7 +193,7 @@ describe('lab releases', () => {
     );
   });
 
-  test('unknown or unencoded projects are 404', async () => {
+  void test('unknown or unencoded projects are 404', async () => {
     const unknown = await json(`${sim.labApiUrl}/projects/other%2Fproject/releases/permalink/latest`);
     assert.equal(unknown.status, 404);
     assert.match(String(obj(unknown.body).message), /404/);
@@ -201,7 +201,7 @@ describe('lab releases', () => {
     assert.equal(unencoded.status, 404);
   });
 
-  test('labPermalinkRedirect: false serves the latest release inline', async () => {
+  void test('labPermalinkRedirect: false serves the latest release inline', async () => {
     const inline = await startSim({ labPermalinkRedirect: false });
     try {
       inline.lab.setLatest('g/p', { tag: 'v9', assets: [] });
@@ -214,14 +214,14 @@ describe('lab releases', () => {
   });
 });
 
-describe('gitea and forgejo', () => {
+void describe('gitea and forgejo', () => {
   let sim: Sim;
   before(async () => {
     sim = await startSim();
   });
   after(() => sim.stop());
 
-  test('swagger.v1.json announces the flavor, none is 404', async () => {
+  void test('swagger.v1.json announces the flavor, none is 404', async () => {
     assert.equal((await raw(`${sim.url}/swagger.v1.json`)).status, 404);
     sim.gitea.setFlavor('gitea');
     assert.equal(obj(obj((await json(`${sim.url}/swagger.v1.json`)).body).info).title, 'Gitea API');
@@ -231,7 +231,7 @@ describe('gitea and forgejo', () => {
     assert.equal((await raw(`${sim.url}/swagger.v1.json`)).status, 404);
   });
 
-  test('a gitea release makes the origin a gitea unless a flavor was set', async () => {
+  void test('a gitea release makes the origin a gitea unless a flavor was set', async () => {
     const fresh = await startSim();
     try {
       fresh.gitea.setLatest('o', 'r', { tag: 'v1', assets: [] });
@@ -241,7 +241,7 @@ describe('gitea and forgejo', () => {
     }
   });
 
-  test('releases/latest has the Gitea shape and skips drafts and prereleases', async () => {
+  void test('releases/latest has the Gitea shape and skips drafts and prereleases', async () => {
     sim.gitea.setFlavor('forgejo');
     const asset = sim.putAsset('/attachments/abc', Buffer.alloc(77));
     sim.gitea.setReleases('Team', 'Tool', [
