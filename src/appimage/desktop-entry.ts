@@ -144,11 +144,17 @@ export function setString(group: DesktopGroup, key: string, value: string, local
   setRaw(group, key, escapeString(value), locale);
 }
 
-/** Removes a key; `allLocales` also removes its localized variants. */
-export function removeKey(group: DesktopGroup, key: string, opts: { allLocales?: boolean } = {}): void {
-  group.lines = group.lines.filter(
-    (line) => !(line.kind === 'entry' && line.key === key && (opts.allLocales || line.locale === undefined)),
-  );
+/** Removes a key; `allLocales` also removes its localized variants, `onlyLocales` only those. */
+export function removeKey(
+  group: DesktopGroup,
+  key: string,
+  opts: { allLocales?: boolean; onlyLocales?: boolean } = {},
+): void {
+  group.lines = group.lines.filter((line) => {
+    if (line.kind !== 'entry' || line.key !== key) return true;
+    if (opts.onlyLocales) return line.locale === undefined;
+    return !(opts.allLocales || line.locale === undefined);
+  });
 }
 
 /** Undoes the string escapes `\s`, `\n`, `\t`, `\r` and `\\` (unknown escapes are kept as written). */

@@ -105,7 +105,8 @@ function normaliseDigest(value: string): string {
     .toLowerCase();
 }
 
-async function sha256File(path: string): Promise<string> {
+/** Hex SHA-256 of a file, streamed. */
+export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash);
   return hash.digest('hex');
