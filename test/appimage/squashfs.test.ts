@@ -53,7 +53,7 @@ async function buildAppDir(dir: string): Promise<void> {
 }
 
 for (const compression of ['gzip', 'xz', 'zstd', 'lz4'] as const) {
-  describe(`SquashFS reader (${compression})`, () => {
+  void describe(`SquashFS reader (${compression})`, () => {
     let tmp: Awaited<ReturnType<typeof tempDir>>;
     let file: string;
     let offset: number;
@@ -69,7 +69,7 @@ for (const compression of ['gzip', 'xz', 'zstd', 'lz4'] as const) {
     });
     after(() => tmp.cleanup());
 
-    test('reads every file, directory and symlink exactly as unsquashfs extracts them', async () => {
+    void test('reads every file, directory and symlink exactly as unsquashfs extracts them', async () => {
       const ref = join(tmp.dir, 'ref');
       unsquashfs(file, offset, ref);
       const expected = await snapshotDir(ref);
@@ -84,7 +84,7 @@ for (const compression of ['gzip', 'xz', 'zstd', 'lz4'] as const) {
       }
     });
 
-    test('follows symlinks inside the image and resolves canonical paths', async () => {
+    void test('follows symlinks inside the image and resolves canonical paths', async () => {
       const image = await openSquashfs(file, offset);
       try {
         assert.equal(
@@ -105,7 +105,7 @@ for (const compression of ['gzip', 'xz', 'zstd', 'lz4'] as const) {
       }
     });
 
-    test('reads lazily: one small file costs a small fraction of the image', async () => {
+    void test('reads lazily: one small file costs a small fraction of the image', async () => {
       const image = await openSquashfs(file, offset);
       try {
         await image.readFile('app.desktop');
@@ -118,8 +118,8 @@ for (const compression of ['gzip', 'xz', 'zstd', 'lz4'] as const) {
   });
 }
 
-describe('SquashFS reader errors', () => {
-  test('refuses unsupported compressors, missing paths and oversized reads with clear codes', async () => {
+void describe('SquashFS reader errors', () => {
+  void test('refuses unsupported compressors, missing paths and oversized reads with clear codes', async () => {
     const tmp = await tempDir();
     try {
       const appDir = join(tmp.dir, 'AppDir');
