@@ -1,0 +1,141 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KeeperError } from '../../src/core/errors.js';
+import { resolveApp } from '../../src/strategy/resolve.js';
+import { makeContext, makeDeps, makeSettings } from './support.js';
+
+describe('script strategy', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ak-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function run(
+    body: string,
+    opts: { timeout?: number; installed?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    const path = join(dir, `s-${Math.random().toString(36).slice(2)}.sh`);
+    await writeFile(path, body);
+    const settings = makeSettings(
+      { strategy: 'script', script_path: path, timeout: opts.timeout },
+      { name: 'scripted', recipeDir: dir },
+    );
+    return resolveApp(settings, {
+      ...makeDeps(makeContext(opts.env, 'arm64')),
+      installedVersion: opts.installed,
+    });
+  }
+
+  async function failure(promise: Promise<unknown>): Promise<KeeperError> {
+    try {
+      await promise;
+    } catch (err) {
+      assert.ok(err instanceof KeeperError, String(err));
+      return err;
+    }
+    assert.fail('expected a KeeperError');
+  }
+
+  test('two lines give URL and version; env and cwd are passed', async () => {
+    await writeFile(join(dir, 'marker.txt'), 'here');
+    const outcome = await run(
+      [
+        'test -f marker.txt || exit 9',
+        'echo "https://example.invalid/$APP_NAME-$APP_ARCH.AppImage"',
+        'echo "$APP_VERSION+$EXTRA"',
+      ].join('\n'),
+      { installed: '1.0', env: { EXTRA: 'parent' } },
+    );
+    assert.equal(outcome.kind, 'resolved');
+    if (outcome.kind !== 'resolved') return;
+    assert.equal(outcome.resolution.url, 'https://example.invalid/scripted-aarch64.AppImage');
+    assert.equal(outcome.resolution.version, '1.0+parent');
+    assert.equal(outcome.resolution.assetName, 'scripted-aarch64.AppImage');
+    assert.equal(outcome.resolution.identity, 'https://example.invalid/scripted-aarch64.AppImage|1.0+parent');
+  });
+
+  test('APP_VERSION is empty when nothing is installed', async () => {
+    const outcome = await run('echo https://example.invalid/a\necho "v=[$APP_VERSION]"');
+    assert.equal(outcome.kind === 'resolved' && outcome.resolution.version, 'v=[]');
+  });
+
+  test('a slow script is killed: SCRIPT_TIMEOUT, its children too', async () => {
+    const pidFile = join(dir, 'child.pid');
+    const err = await failure(run(`sleep 30 &\necho $! > ${pidFile}\nsleep 30\necho late`, { timeout: 1 }));
+    assert.equal(err.code, 'SCRIPT_TIMEOUT');
+    const child = Number(await readFile(pidFile, 'utf8'));
+    assert.ok(child > 0);
+    // The kill is immediate; reaping by init may lag a moment, so poll instead of asserting at once.
+    let alive = true;
+    for (let i = 0; i < 50 && alive; i++) {
+      try {
+        process.kill(child, 0);
+        await new Promise((r) => setTimeout(r, 100));
+      } catch {
+        alive = false;
+      }
+    }
+    assert.equal(alive, false, 'the background child was killed with the script');
+  });
+
+  test('an open app window skips the script entirely', async () => {
+    const marker = join(dir, 'ran.txt');
+    const path = join(dir, 'window.sh');
+    await writeFile(path, `touch ${marker}\necho https://x.invalid/a\necho 1`);
+    const deps = makeDeps();
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    deps.store.setRateLimit('app:windowed', { until, message: 'limited earlier' });
+    const settings = makeSettings(
+      { strategy: 'script', script_path: path },
+      { name: 'windowed', recipeDir: dir },
+    );
+    const outcome = await resolveApp(settings, deps);
+    assert.equal(outcome.kind, 'rate_limited');
+    await assert.rejects(readFile(marker));
+    const attempted = await resolveApp({ ...settings, respect_rate_limits: false }, deps);
+    assert.equal(attempted.kind, 'resolved');
+    assert.equal(deps.store.getRateLimit('app:windowed'), undefined);
+  });
+
+  test('a non-zero exit is SCRIPT_EXIT with the code and the end of stderr', async () => {
+    const err = await failure(run('echo "first problem" >&2\necho "upstream is down" >&2\nexit 3'));
+    assert.equal(err.code, 'SCRIPT_EXIT');
+    assert.match(err.message, /code 3/);
+    assert.match(err.message, /upstream is down/);
+  });
+
+  test('one line of output is SCRIPT_OUTPUT', async () => {
+    const err = await failure(run('echo https://example.invalid/a.AppImage'));
+    assert.equal(err.code, 'SCRIPT_OUTPUT');
+    assert.match(err.message, /1 line instead of 2/);
+  });
+
+  test('three lines, an empty line, and a non-URL first line are rejected', async () => {
+    assert.equal((await failure(run('echo https://x.invalid/a\necho 1\necho extra'))).code, 'SCRIPT_OUTPUT');
+    assert.match((await failure(run('echo https://x.invalid/a\necho'))).message, /empty second line/);
+    const notUrl = await failure(run('echo not-a-url\necho 1.0'));
+    assert.match(notUrl.message, /not a URL/);
+    const ftp = await failure(run('echo ftp://x.invalid/a\necho 1.0'));
+    assert.match(ftp.message, /only http and https/);
+  });
+
+  test('a missing script is SCRIPT_NOT_FOUND', async () => {
+    const settings = makeSettings(
+      { strategy: 'script', script_path: join(dir, 'nope.sh') },
+      { recipeDir: dir },
+    );
+    assert.equal((await failure(resolveApp(settings, makeDeps()))).code, 'SCRIPT_NOT_FOUND');
+  });
+
+  test('runaway output is capped and reported', async () => {
+    const err = await failure(run('head -c 200000 /dev/zero | tr "\\0" a\necho\necho 1'));
+    assert.equal(err.code, 'SCRIPT_OUTPUT');
+    assert.match(err.message, /more than/);
+  });
+});
