@@ -1,5 +1,5 @@
 import { zsyncError } from './errors.js';
-import { header, networkError, openGet, type HttpSession } from './http.js';
+import { discardBody, header, networkError, openGet, type HttpSession } from './http.js';
 
 /** Larger than any real control file (a 4 GiB target at 2 KiB blocks needs ~40 MiB). */
 const MAX_CONTROL_BYTES = 64 * 1024 * 1024;
@@ -8,14 +8,14 @@ const MAX_CONTROL_BYTES = 64 * 1024 * 1024;
 export async function fetchControlFile(session: HttpSession, url: string): Promise<Buffer> {
   const res = await openGet(session, url, {});
   if (res.status !== 200) {
-    res.body.destroy();
+    discardBody(res.body);
     throw zsyncError('CONTROL_HTTP', `zsync control file ${url}: HTTP ${res.status}`, {
       details: { url, status: res.status },
     });
   }
   const declared = Number(header(res.headers, 'content-length') ?? '0');
   if (declared > MAX_CONTROL_BYTES) {
-    res.body.destroy();
+    discardBody(res.body);
     throw zsyncError('CONTROL_INVALID', `zsync control file ${url} is too large (${declared} bytes)`);
   }
   const chunks: Buffer[] = [];
@@ -25,7 +25,7 @@ export async function fetchControlFile(session: HttpSession, url: string): Promi
       total += chunk.length;
       session.bytesFetched += chunk.length;
       if (total > MAX_CONTROL_BYTES) {
-        res.body.destroy();
+        discardBody(res.body);
         throw zsyncError(
           'CONTROL_INVALID',
           `zsync control file ${url} is larger than ${MAX_CONTROL_BYTES} bytes`,

@@ -34,6 +34,12 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Drops a response body we will not read (destroying undici's body emits an error: ignore it). */
+export function discardBody(body: OpenResponse['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 /**
  * Turns what undici or a body stream throws into a zsync error: aborts, stalls and network
  * failures each get their own code so the caller's warning says what happened.
@@ -80,7 +86,7 @@ export async function openGet(
     if (!REDIRECTS.has(res.statusCode) || location === undefined) {
       return { url: current, status: res.statusCode, headers: res.headers, body: res.body };
     }
-    res.body.destroy();
+    discardBody(res.body);
     if (hop >= MAX_REDIRECTS) throw zsyncError('NETWORK', `too many redirects from ${url}`);
     current = new URL(location, current).toString();
   }

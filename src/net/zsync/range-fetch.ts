@@ -8,7 +8,7 @@ import { missingRuns, runBytes, splitRuns, takeBatch, type BlockRun } from './bl
 import { byterangesBoundary, parseContentRange } from './content-range.js';
 import type { ZsyncControl } from './control-file.js';
 import { zsyncError } from './errors.js';
-import { header, networkError, openGet, type HttpSession } from './http.js';
+import { discardBody, header, networkError, openGet, type HttpSession } from './http.js';
 import { MultipartByteranges } from './multipart-byteranges.js';
 
 /** Everything needed to fetch the blocks the seed did not provide. */
@@ -33,8 +33,12 @@ const FLUSH_BYTES = 8 * 1024 * 1024;
 /** Failed or fruitless requests tolerated in one run before giving up. */
 const MAX_RETRIES = 4;
 
+/**
+ * Resets and 5xx are retried; a stall is not: at the default 30 s stall timeout, retries would
+ * delay the fallback to a full (resumable) download by minutes.
+ */
 function retryable(err: KeeperError): boolean {
-  if (err.code === 'ZSYNC_NETWORK' || err.code === 'ZSYNC_STALLED') return true;
+  if (err.code === 'ZSYNC_NETWORK') return true;
   const status = err.details?.status;
   return err.code === 'ZSYNC_TARGET_HTTP' && typeof status === 'number' && (status >= 500 || status === 429);
 }
@@ -73,13 +77,13 @@ export async function fetchMissingBlocks(opts: RangeFetchOptions): Promise<strin
     );
     url = res.url;
     if (res.status === 200) {
-      res.body.destroy();
+      discardBody(res.body);
       throw zsyncError('NO_RANGES', `${res.url} ignores range requests (answered 200 with the whole file)`, {
         details: { url: res.url },
       });
     }
     if (res.status !== 206) {
-      res.body.destroy();
+      discardBody(res.body);
       throw zsyncError('TARGET_HTTP', `range request to ${res.url}: HTTP ${res.status}`, {
         details: { url: res.url, status: res.status },
       });
@@ -95,7 +99,7 @@ export async function fetchMissingBlocks(opts: RangeFetchOptions): Promise<strin
     } else {
       const range = parseContentRange(header(res.headers, 'content-range'));
       if (!range) {
-        res.body.destroy();
+        discardBody(res.body);
         throw zsyncError('RANGE_INVALID', `${res.url} answered 206 without a valid Content-Range`);
       }
       // A single part for several ranges: this server does not do multipart; ask one range at a time.
@@ -122,7 +126,7 @@ export async function fetchMissingBlocks(opts: RangeFetchOptions): Promise<strin
       }
       finish();
     } catch (err) {
-      res.body.destroy();
+      discardBody(res.body);
       throw networkError(err, res.url, signal);
     } finally {
       // Blocks already verified are marked known: they must reach the disk even when the body failed.
