@@ -57,7 +57,7 @@ export async function assetResponse(
     return { status: 416, headers: { ...base, 'content-range': `bytes */${snap.size}` } };
   }
 
-  const ranges = requested.ranges;
+  const ranges = fault?.firstRangeOnly ? requested.ranges.slice(0, 1) : requested.ranges;
   const claimed = fault?.wrongContentRange ? ranges.map((r) => misplaced(r, snap.size)) : ranges;
   if (ranges.length === 1) {
     const [range] = ranges as [ByteRange];

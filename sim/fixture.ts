@@ -72,6 +72,7 @@ const faultSchema = z.strictObject({
   shortBody: z.number().int().positive().optional(),
   ignoreRange: z.boolean().optional(),
   noRanges: z.boolean().optional(),
+  firstRangeOnly: z.boolean().optional(),
   wrongContentRange: z.boolean().optional(),
   headRefused: z.boolean().optional(),
   body: z.string().optional(),

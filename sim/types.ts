@@ -106,6 +106,8 @@ export interface Fault {
   ignoreRange?: boolean;
   /** No Accept-Ranges header, ignore Range. */
   noRanges?: boolean;
+  /** Never multipart: a multi-range request gets 206 with its first range only (as some CDNs do). */
+  firstRangeOnly?: boolean;
   /** 206 with a Content-Range that does not match the request. */
   wrongContentRange?: boolean;
   /** HEAD -> 405. */

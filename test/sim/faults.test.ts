@@ -173,6 +173,14 @@ void describe('faults', () => {
     assert.equal(res.body.length, BODY.length);
   });
 
+  void test('firstRangeOnly answers a multi-range request with its first range alone', async () => {
+    sim.fault('/f/app.AppImage', { firstRangeOnly: true, times: 1 });
+    const res = await raw(url, { headers: { range: 'bytes=10-19,100-109' } });
+    assert.equal(res.status, 206);
+    assert.equal(res.headers['content-range'], `bytes 10-19/${BODY.length}`);
+    assert.ok(res.body.equals(BODY.subarray(10, 20)));
+  });
+
   void test('wrongContentRange announces a range other than the one requested', async () => {
     sim.fault('/f/app.AppImage', { wrongContentRange: true });
     const res = await raw(url, { headers: { range: 'bytes=100-199' } });
