@@ -59,6 +59,12 @@ export function zodIssues(y: YamlFile, error: z.ZodError, mapping: ZodMapping): 
       continue;
     }
     const label = path.map(String).join('.');
+    if (issue.code === 'invalid_key') {
+      // zod's own text is "Invalid key in record"; the nested issue says what is wrong with the key.
+      const why = issue.issues[0]?.message ?? issue.message;
+      out.push(issueAt(y, path, `${label}: ${why}`, { key: true }));
+      continue;
+    }
     let message = issue.message;
     if (issue.code === 'invalid_type' && /received undefined/.test(message)) {
       message = `missing required field "${label}"`;
