@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ConfigError, ExitCode, formatIssue } from '../../src/core/errors.js';
+import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
+import { failedApp, load } from './workspace-fixture.js';
+
+// [line, col, message pattern, hint pattern?] of each expected issue, in file order.
+type Expected = [number, number, RegExp, RegExp?][];
+
+const FORGE = 'strategy:\n  strategy: forge\n  repository: https://github.com/o/r\n';
+const DIRECT = 'strategy:\n  strategy: direct\n  url: https://example.com/a.AppImage\n  check_method: etag\n';
+
+const RECIPES: [string, string, Expected][] = [
+  ['yaml-tab', 'name: a\n\tstrategy: {}\n', [[2, 1, /^Tabs are not allowed as indentation/]]],
+  ['yaml-dup-key', `name: a\n${DIRECT}name: b\n`, [[6, 1, /^Map keys must be unique/]]],
+  [
+    'unknown-top',
+    `name: a\n${DIRECT}symlnk_dir: /x\n`,
+    [[6, 1, /^unknown key "symlnk_dir"$/, /did you mean "symlink_dir"\?/]],
+  ],
+  [
+    'unknown-in-strategy',
+    `name: a\n${FORGE}  asset_match: "*.AppImage"\n  check_methd: etag\n`,
+    [[6, 3, /^unknown key "check_methd"$/]],
+  ],
+  [
+    'unknown-in-strategy-hint',
+    `name: a\nstrategy:\n  strategy: direct\n  url: https://e.example/a\n  chek_method: etag\n`,
+    [
+      // A missing enum field is reported on its strategy block with the allowed values.
+      [3, 3, /^strategy\.check_method: must be "etag" or "last-modified"$/],
+      [5, 3, /^unknown key "chek_method"$/, /did you mean "check_method"\?/],
+    ],
+  ],
+  [
+    'wrong-type',
+    `name: a\n${DIRECT}create_symlinks: "yes"\n`,
+    [[6, 18, /^create_symlinks: .*expected boolean, received string/]],
+  ],
+  [
+    'wrong-type-list',
+    `name: a\n${DIRECT}desktop_exec_args: --x\n`,
+    [[6, 20, /^desktop_exec_args: .*expected array/]],
+  ],
+  ['missing-name', `${DIRECT}`, [[1, 1, /^missing required field "name"$/]]],
+  ['missing-strategy', 'ignore: false\nname: a\n', [[1, 1, /^missing required field "strategy"$/]]],
+  [
+    'bad-kind',
+    'name: a\nstrategy:\n  strategy: torrent\n',
+    [[3, 13, /^strategy\.strategy: must be one of "forge", "direct", "script"$/]],
+  ],
+  [
+    'forge-no-match',
+    `name: a\n${FORGE}`,
+    [
+      [
+        3,
+        3,
+        /^strategy: forge needs "asset_match" or "asset_match_regex"$/,
+        /asset_match: "\*x86_64\.AppImage"/,
+      ],
+    ],
+  ],
+  [
+    'bad-glob',
+    `name: a\n${FORGE}  asset_match: "[abc"\n`,
+    [[5, 16, /^strategy\.asset_match: invalid glob: /]],
+  ],
+  [
+    'bad-inner-glob',
+    `name: a\ninner_asset_match: "x[y"\n${FORGE}  asset_match: "*.zip"\n`,
+    [[2, 20, /^inner_asset_match: invalid glob: /]],
+  ],
+  [
+    'bad-regex',
+    `name: a\n${FORGE}  asset_match_regex: "(abc"\n`,
+    [[5, 22, /^strategy\.asset_match_regex: .*Unterminated group/]],
+  ],
+  [
+    'catastrophic-regex',
+    `name: a\n${FORGE}  asset_match_regex: "^(a+)+$"\n`,
+    [[5, 22, /^strategy\.asset_match_regex: may backtrack catastrophically/]],
+  ],
+  [
+    'repo-not-url',
+    'name: a\nstrategy:\n  strategy: forge\n  repository: github.com/o/r\n  asset_match: "*"\n',
+    [[4, 15, /^strategy\.repository: must be an http:\/\/ or https:\/\/ URL$/]],
+  ],
+  [
+    'repo-no-path',
+    'name: a\nstrategy:\n  strategy: forge\n  repository: https://github.com/o\n  asset_match: "*"\n',
+    [[4, 15, /^strategy\.repository: must be a repository URL/]],
+  ],
+  [
+    'url-not-http',
+    'name: a\nstrategy:\n  strategy: direct\n  url: ftp://e.example/a\n  check_method: etag\n',
+    [[4, 8, /^strategy\.url: must be an http:\/\/ or https:\/\/ URL$/]],
+  ],
+  [
+    'bad-check-method',
+    'name: a\nstrategy:\n  strategy: direct\n  url: https://e.example/a\n  check_method: sha256\n',
+    [[5, 17, /^strategy\.check_method: must be "etag" or "last-modified"$/]],
+  ],
+  [
+    'naming-slash',
+    `name: a\nnaming_format: "x/{name}"\n${DIRECT}`,
+    [[2, 16, /^naming_format: must not contain "\/"/]],
+  ],
+  [
+    'naming-placeholder',
+    `name: a\nnaming_format: "{name}-{arch}"\n${DIRECT}`,
+    [[2, 16, /^naming_format: unknown placeholder \{arch\}/]],
+  ],
+  [
+    'naming-no-name',
+    `name: a\nnaming_format: app.AppImage\n${DIRECT}`,
+    [[2, 16, /^naming_format: must contain \{name\}/]],
+  ],
+  [
+    'proxy-prefix-item',
+    `name: a\nhub_proxy_prefix:\n  - https://p.example/\n  - not a url\n${DIRECT}`,
+    [[4, 5, /^hub_proxy_prefix\.1: must be an http:\/\/ or https:\/\/ URL$/]],
+  ],
+  [
+    'proxy-prefix-type',
+    `name: a\nhub_proxy_prefix: 42\n${DIRECT}`,
+    [[2, 19, /^hub_proxy_prefix: must be "all", an http\(s\) URL, or a list of http\(s\) URLs$/]],
+  ],
+  [
+    'script-missing',
+    'name: a\nstrategy:\n  strategy: script\n  script_path: nothere.sh\n',
+    [[4, 16, /^strategy\.script_path: "nothere\.sh" does not exist/]],
+  ],
+  [
+    'script-escapes',
+    'name: a\nstrategy:\n  strategy: script\n  script_path: ../outside.sh\n',
+    [[4, 16, /^strategy\.script_path: "\.\.\/outside\.sh" is outside the recipe's folder/]],
+  ],
+  [
+    'script-absolute-outside',
+    'name: a\nstrategy:\n  strategy: script\n  script_path: /bin/sh\n',
+    [[4, 16, /is outside the recipe's folder/]],
+  ],
+  [
+    'zsync-auto-direct',
+    `name: a\nzsync: auto\n${DIRECT}`,
+    [[2, 8, /^zsync: "auto" needs the forge strategy$/]],
+  ],
+  ['unsafe-name', `name: ../evil\n${DIRECT}`, [[1, 7, /^name: "\.\.\/evil" is not a safe file name$/]]],
+  ['unsafe-name-dot', `name: .hidden\n${DIRECT}`, [[1, 7, /is not a safe file name/]]],
+  [
+    'bad-env-name',
+    `name: a\ndesktop_env:\n  "BAD-NAME": 1\n${DIRECT}`,
+    [[3, 3, /^desktop_env\.BAD-NAME: must be a valid environment variable name$/]],
+  ],
+  ['not-a-mapping', '- name: a\n', [[1, 1, /^expected a mapping of keys to values$/]]],
+];
+
+void describe('recipe errors are positioned as file:line:col', () => {
+  let h: TmpHome;
+  before(async () => {
+    h = await makeTmpHome();
+    for (const [id, text] of RECIPES) await h.writeRecipe(id, text);
+    // The outside script exists, so only its location is wrong.
+    await writeFile(join(h.appsDir, 'outside.sh'), '#!/bin/bash\n', { mode: 0o755 });
+  });
+  after(async () => {
+    await h.cleanup();
+  });
+
+  void test('every case is reported with the exact positions', async () => {
+    const ws = await load(h);
+    assert.equal(ws.apps.length, RECIPES.length);
+    for (const [id, , expected] of RECIPES) {
+      const app = failedApp(ws, id);
+      const err = app.error;
+      assert.ok(err instanceof ConfigError, `${id}: ${err.message}`);
+      assert.equal(err.exitCode, ExitCode.appFailed, id);
+      const file = join(h.appsDir, id, `${id}.yml`);
+      assert.equal(
+        err.issues.length,
+        expected.length,
+        `${id}: ${err.issues.map((i) => formatIssue(i)).join(' | ')}`,
+      );
+      expected.forEach(([line, col, message, hint], i) => {
+        const issue = err.issues[i];
+        assert.ok(issue, id);
+        assert.equal(issue.file, file, id);
+        assert.deepEqual([issue.line, issue.col], [line, col], `${id}: ${formatIssue(issue)}`);
+        assert.match(issue.message, message, id);
+        if (hint) assert.match(issue.hint ?? '', hint, id);
+        assert.ok(err.message.includes(`${file}:${line}:${col}: `), `${id}: ${err.message}`);
+      });
+    }
+  });
+});
+
+const CONFIGS: [string, string, Expected][] = [
+  ['yaml-quote', 'show_all: true\nstorage_dir: "/x\n', [[3, 1, /^Missing closing "quote/]]],
+  [
+    'unknown',
+    'show_all: true\nsegmented_download: false\n',
+    [[2, 1, /^unknown key/, /"segmented_downloads"/]],
+  ],
+  ['unknown-far', 'show_all: true\nfrobnicate: 1\n', [[2, 1, /^unknown key "frobnicate"$/]]],
+  ['range', 'download_connections: 99\n', [[1, 23, /^download_connections: Too big/]]],
+  ['int', 'download_connections: 2.5\n', [[1, 23, /^download_connections: must be a whole number/]]],
+  ['api-url', 'show_all: true\nhub_release_api_url: api.example.com\n', [[2, 22, /must be an http/]]],
+  ['proxy', 'hub_proxy_prefix: []\n', [[1, 19, /hub_proxy_prefix/]]],
+  ['not-mapping', 'just a string\n', [[1, 1, /^expected a mapping/]]],
+];
+
+void describe('config.yml errors stop the run (exit 2) with positions', () => {
+  for (const [id, text, expected] of CONFIGS) {
+    void test(id, async () => {
+      const h = await makeTmpHome();
+      try {
+        const file = await h.writeConfig(text);
+        const err = await load(h).catch((e: unknown) => e);
+        assert.ok(err instanceof ConfigError, String(err));
+        assert.equal(err.exitCode, ExitCode.usage);
+        assert.equal(err.issues.length, expected.length, err.message);
+        expected.forEach(([line, col, message, hint], i) => {
+          const issue = err.issues[i];
+          assert.ok(issue);
+          assert.equal(issue.file, file);
+          assert.deepEqual([issue.line, issue.col], [line, col], formatIssue(issue));
+          assert.match(issue.message, message);
+          if (hint) assert.match(issue.hint ?? '', hint);
+        });
+      } finally {
+        await h.cleanup();
+      }
+    });
+  }
+});
