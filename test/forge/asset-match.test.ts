@@ -15,23 +15,23 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('asset choice', () => {
-  test('glob picks the single matching asset', () => {
+void describe('asset choice', () => {
+  void test('glob picks the single matching asset', () => {
     const assets = named('App-1.0.tar.gz', 'App-1.0.AppImage');
     assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'App-1.0.AppImage');
   });
 
-  test('globs are case-sensitive', () => {
+  void test('globs are case-sensitive', () => {
     assert.equal(matchingAssets(named('app.appimage'), { glob: '*.AppImage', nodeArch: 'x64' }).length, 0);
   });
 
-  test('regex alone selects', () => {
+  void test('regex alone selects', () => {
     const assets = named('tool-linux.AppImage', 'tool-linux-legacy.AppImage');
     const chosen = chooseAsset(assets, { regex: '^tool-linux\\.AppImage$', nodeArch: 'x64' });
     assert.equal(chosen.name, 'tool-linux.AppImage');
   });
 
-  test('glob and regex together: the asset must match both', () => {
+  void test('glob and regex together: the asset must match both', () => {
     const assets = named(
       'Tool-2.0-x86_64.AppImage',
       'Tool-2.0-x86_64-wayland.AppImage',
@@ -44,7 +44,7 @@ describe('asset choice', () => {
     assert.equal(matchingAssets(assets, { glob: 'Tool-*.AppImage', nodeArch: 'x64' }).length, 2);
   });
 
-  test('companions are skipped unless the pattern names them', () => {
+  void test('companions are skipped unless the pattern names them', () => {
     const assets = named(
       'App.AppImage',
       'App.AppImage.zsync',
@@ -66,7 +66,7 @@ describe('asset choice', () => {
     );
   });
 
-  test("several matches: this machine's architecture wins and other arches are dropped", () => {
+  void test("several matches: this machine's architecture wins and other arches are dropped", () => {
     const assets = named('App-1.0-aarch64.AppImage', 'App-1.0-x86_64.AppImage', 'App-1.0-armhf.AppImage');
     assert.equal(
       chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name,
@@ -79,18 +79,18 @@ describe('asset choice', () => {
     assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'arm' }).name, 'App-1.0-armhf.AppImage');
   });
 
-  test('arch aliases: amd64 and arm64 spellings', () => {
+  void test('arch aliases: amd64 and arm64 spellings', () => {
     const assets = named('app_amd64.AppImage', 'app_arm64.AppImage');
     assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'app_amd64.AppImage');
     assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'arm64' }).name, 'app_arm64.AppImage');
   });
 
-  test('an arch-less name is kept when the other candidates are for other machines', () => {
+  void test('an arch-less name is kept when the other candidates are for other machines', () => {
     const assets = named('App.AppImage', 'App-arm64.AppImage');
     assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'App.AppImage');
   });
 
-  test('still ambiguous: ASSET_AMBIGUOUS lists the candidates', () => {
+  void test('still ambiguous: ASSET_AMBIGUOUS lists the candidates', () => {
     const assets = named('App-x86_64.AppImage', 'App-lite-x86_64.AppImage', 'App-aarch64.AppImage');
     try {
       chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' });
@@ -104,7 +104,7 @@ describe('asset choice', () => {
     }
   });
 
-  test('no match: ASSET_NO_MATCH lists the available assets', () => {
+  void test('no match: ASSET_NO_MATCH lists the available assets', () => {
     try {
       chooseAsset(named('app.tar.gz', 'app.deb'), { glob: '*.AppImage', nodeArch: 'x64' });
       assert.fail('expected ASSET_NO_MATCH');
@@ -115,14 +115,14 @@ describe('asset choice', () => {
     }
   });
 
-  test('several matches all for other machines: ASSET_NO_MATCH naming the architecture', () => {
+  void test('several matches all for other machines: ASSET_NO_MATCH naming the architecture', () => {
     const code = codeOf(() =>
       chooseAsset(named('a-aarch64.AppImage', 'a-armhf.AppImage'), { glob: '*.AppImage', nodeArch: 'x64' }),
     );
     assert.equal(code, 'ASSET_NO_MATCH');
   });
 
-  test('an invalid regex is a clear error', () => {
+  void test('an invalid regex is a clear error', () => {
     assert.equal(
       codeOf(() => chooseAsset(named('a'), { regex: '(', nodeArch: 'x64' })),
       'ASSET_PATTERN_INVALID',

@@ -6,7 +6,7 @@ import { KeeperError } from '../../src/core/errors.js';
 import { request } from '../../src/net/http.js';
 import { header } from '../strategy/support.js';
 
-describe('metadata HTTP client', () => {
+void describe('metadata HTTP client', () => {
   let sim: Sim;
   before(async () => {
     sim = await startSim();
@@ -15,7 +15,7 @@ describe('metadata HTTP client', () => {
     await sim.stop();
   });
 
-  test('sends the User-Agent and returns status, headers and body', async () => {
+  void test('sends the User-Agent and returns status, headers and body', async () => {
     sim.clearRequests();
     const url = sim.putAsset('/ua.txt', Buffer.from('hello'));
     const res = await request(url);
@@ -25,7 +25,7 @@ describe('metadata HTTP client', () => {
     assert.match(header(sim.requests[0]?.headers ?? {}, 'user-agent') ?? '', /^appimage-keeper\//);
   });
 
-  test('Authorization survives a same-origin redirect and is dropped across origins', async () => {
+  void test('Authorization survives a same-origin redirect and is dropped across origins', async () => {
     const target = sim.putSecondAsset('/other/file.bin', Buffer.from('x'));
     sim.putAsset('/same/final.bin', Buffer.from('y'));
     sim.redirect('/same/start', `${sim.url}/same/final.bin`);
@@ -47,7 +47,7 @@ describe('metadata HTTP client', () => {
     assert.equal(header(crossed.headers, 'authorization'), undefined);
   });
 
-  test('a redirect back to the first origin does not get the header back', async () => {
+  void test('a redirect back to the first origin does not get the header back', async () => {
     sim.putAsset('/loop/end.bin', Buffer.from('z'));
     sim.redirectSecond('/bounce', `${sim.url}/loop/end.bin`);
     sim.redirect('/loop/start', `${sim.secondUrl}/bounce`);
@@ -58,14 +58,14 @@ describe('metadata HTTP client', () => {
     assert.equal(header(end.headers, 'authorization'), undefined);
   });
 
-  test('maxRedirects 0 returns the redirect itself', async () => {
+  void test('maxRedirects 0 returns the redirect itself', async () => {
     sim.redirect('/r0', `${sim.url}/ua.txt`, 307);
     const res = await request(`${sim.url}/r0`, { maxRedirects: 0 });
     assert.equal(res.status, 307);
     assert.equal(res.headers.location, `${sim.url}/ua.txt`);
   });
 
-  test('a 5xx on GET is retried, a 403 is not', async () => {
+  void test('a 5xx on GET is retried, a 403 is not', async () => {
     const url = sim.putAsset('/flaky.txt', Buffer.from('ok'));
     sim.fault('/flaky.txt', { status: 503, times: 1 });
     const res = await request(url);
@@ -78,7 +78,7 @@ describe('metadata HTTP client', () => {
     assert.equal(denied.requests, 1);
   });
 
-  test('a request slower than its deadline fails with HTTP_TIMEOUT', async () => {
+  void test('a request slower than its deadline fails with HTTP_TIMEOUT', async () => {
     const url = sim.putAsset('/slow.txt', Buffer.from('late'));
     sim.fault('/slow.txt', { latencyMs: 2000, times: 1 });
     await assert.rejects(
@@ -87,7 +87,7 @@ describe('metadata HTTP client', () => {
     );
   });
 
-  test('a refused connection is a network error after the retries', async () => {
+  void test('a refused connection is a network error after the retries', async () => {
     const stopped = await startSim();
     const url = stopped.putAsset('/gone', Buffer.from('x'));
     await stopped.stop();
@@ -97,7 +97,7 @@ describe('metadata HTTP client', () => {
     );
   });
 
-  test('oversized bodies are refused', async () => {
+  void test('oversized bodies are refused', async () => {
     const url = sim.putAsset('/big.bin', { size: 300_000, seed: 1 });
     await assert.rejects(
       request(url, { maxBodyBytes: 1000 }),
@@ -108,7 +108,7 @@ describe('metadata HTTP client', () => {
     assert.equal(probed.text, '');
   });
 
-  test('json() names the URL when the body is not JSON', async () => {
+  void test('json() names the URL when the body is not JSON', async () => {
     const url = sim.putAsset('/page.html', Buffer.from('<html></html>'));
     const res = await request(url);
     assert.throws(

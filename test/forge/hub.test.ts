@@ -17,7 +17,7 @@ function resolved(outcome: ResolveOutcome): Resolution & { requests: number; not
   return { ...outcome.resolution, requests: outcome.requests, notModified: outcome.notModified };
 }
 
-describe('hub resolution against the sim', () => {
+void describe('hub resolution against the sim', () => {
   let sim: Sim;
   let hubSettings: (repo: string, extra?: Partial<AppSettings>, pre?: boolean) => AppSettings;
   before(async () => {
@@ -39,7 +39,7 @@ describe('hub resolution against the sim', () => {
     sim.clearFaults();
   });
 
-  test('latest release: asset, digest, zsync and checksum companions, token on the API request only', async () => {
+  void test('latest release: asset, digest, zsync and checksum companions, token on the API request only', async () => {
     const url = sim.putAsset('/dl/App-1.2-x86_64.AppImage', Buffer.from('appimage-bytes'));
     const zsync = sim.putAsset('/dl/App-1.2-x86_64.AppImage.zsync', Buffer.from('z'));
     const sums = sim.putAsset('/dl/App-1.2-x86_64.AppImage.sha256', Buffer.from('s'));
@@ -69,7 +69,7 @@ describe('hub resolution against the sim', () => {
     assert.equal(header(api?.headers ?? {}, 'authorization'), 'Bearer tok-123');
   });
 
-  test('second resolution is conditional: If-None-Match, 304, cached body reused', async () => {
+  void test('second resolution is conditional: If-None-Match, 304, cached body reused', async () => {
     const url = sim.putAsset('/dl/cond.AppImage', Buffer.from('c'));
     sim.hub.setLatest('acme', 'cond', { tag: 'v1', assets: [{ name: 'cond.AppImage', url }] });
     const store = createMemoryResolverStore();
@@ -83,7 +83,7 @@ describe('hub resolution against the sim', () => {
     assert.ok(header(sim.requests[0]?.headers ?? {}, 'if-none-match'));
   });
 
-  test('two apps on one repository cost one request per run', async () => {
+  void test('two apps on one repository cost one request per run', async () => {
     const url = sim.putAsset('/dl/shared.AppImage', Buffer.from('s'));
     sim.hub.setLatest('acme', 'shared', { tag: 'v3', assets: [{ name: 'shared.AppImage', url }] });
     const deps = makeDeps();
@@ -97,7 +97,7 @@ describe('hub resolution against the sim', () => {
     assert.equal(sim.requests.filter((r) => r.path.includes('/repos/acme/shared/')).length, 1);
   });
 
-  test('prerelease: true reads the release list, drafts skipped; default follows latest', async () => {
+  void test('prerelease: true reads the release list, drafts skipped; default follows latest', async () => {
     const url = sim.putAsset('/dl/pre.AppImage', Buffer.from('p'));
     sim.hub.setReleases('acme', 'pre', [
       { tag: 'v3-draft', draft: true, assets: [{ name: 'pre.AppImage', url }] },
@@ -115,7 +115,7 @@ describe('hub resolution against the sim', () => {
     assert.equal(stable.version, 'v1');
   });
 
-  test('a moving tag with a new asset gets a new identity', async () => {
+  void test('a moving tag with a new asset gets a new identity', async () => {
     const url = sim.putAsset('/dl/nightly.AppImage', Buffer.from('n1'));
     sim.hub.setLatest('acme', 'nightly', {
       tag: 'continuous',
@@ -131,7 +131,7 @@ describe('hub resolution against the sim', () => {
     assert.notEqual(second.identity, first.identity);
   });
 
-  test('without a digest the re-uploaded asset id still changes the identity', async () => {
+  void test('without a digest the re-uploaded asset id still changes the identity', async () => {
     const url = sim.putAsset('/dl/cont.AppImage', Buffer.from('c1'));
     sim.hub.setLatest('acme', 'cont', { tag: 'continuous', assets: [{ name: 'cont.AppImage', url }] });
     const first = resolved(await resolveApp(hubSettings('acme/cont'), makeDeps()));
@@ -141,7 +141,7 @@ describe('hub resolution against the sim', () => {
     assert.notEqual(second.identity, first.identity);
   });
 
-  test('a missing repository is FORGE_NOT_FOUND naming the URL', async () => {
+  void test('a missing repository is FORGE_NOT_FOUND naming the URL', async () => {
     await assert.rejects(resolveApp(hubSettings('nobody/nothing'), makeDeps()), (err: unknown) => {
       assert.ok(err instanceof KeeperError);
       assert.equal(err.code, 'FORGE_NOT_FOUND');
@@ -150,7 +150,7 @@ describe('hub resolution against the sim', () => {
     });
   });
 
-  test('no matching asset surfaces ASSET_NO_MATCH with the list', async () => {
+  void test('no matching asset surfaces ASSET_NO_MATCH with the list', async () => {
     sim.hub.setLatest('acme', 'tarball', {
       tag: 'v1',
       assets: [{ name: 'src.tar.gz', url: `${sim.url}/x`, size: 1 }],
@@ -162,7 +162,7 @@ describe('hub resolution against the sim', () => {
     );
   });
 
-  test('without a token no Authorization is sent', async () => {
+  void test('without a token no Authorization is sent', async () => {
     const url = sim.putAsset('/dl/anon.AppImage', Buffer.from('a'));
     sim.hub.setLatest('acme', 'anon', { tag: 'v1', assets: [{ name: 'anon.AppImage', url }] });
     resolved(await resolveApp(hubSettings('acme/anon', { token: undefined }), makeDeps()));

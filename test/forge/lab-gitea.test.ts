@@ -21,7 +21,7 @@ const foreignToken: Partial<AppSettings> = {
   hub_release_api_url: 'http://127.0.0.1:9/api/v3',
 };
 
-describe('lab resolution', () => {
+void describe('lab resolution', () => {
   let sim: Sim;
   before(async () => {
     sim = await startSim();
@@ -41,7 +41,7 @@ describe('lab resolution', () => {
       ...extra,
     });
 
-  test('nested groups, permalink/latest, direct_asset_url preferred, no token', async () => {
+  void test('nested groups, permalink/latest, direct_asset_url preferred, no token', async () => {
     const url = sim.putAsset('/uploads/abc/Tool-x86_64.AppImage', Buffer.from('lab'));
     const direct = sim.putAsset(
       '/group/sub/proj/-/releases/v4.0/downloads/Tool-x86_64.AppImage',
@@ -61,7 +61,7 @@ describe('lab resolution', () => {
     for (const req of sim.requests) assert.equal(header(req.headers, 'authorization'), undefined);
   });
 
-  test('lab_release_web_url alone derives the API as <origin>/api/v4', async () => {
+  void test('lab_release_web_url alone derives the API as <origin>/api/v4', async () => {
     const url = sim.putAsset('/uploads/solo.AppImage', Buffer.from('solo'));
     sim.lab.setLatest('team/solo', { tag: '1.0', assets: [{ name: 'solo.AppImage', url }] });
     const r = resolved(
@@ -70,7 +70,7 @@ describe('lab resolution', () => {
     assert.equal(r.version, '1.0');
   });
 
-  test('conditional request on the second run', async () => {
+  void test('conditional request on the second run', async () => {
     const url = sim.putAsset('/uploads/c.AppImage', Buffer.from('c'));
     sim.lab.setLatest('team/cond', { tag: '2.0', assets: [{ name: 'c.AppImage', url }] });
     const store = createMemoryResolverStore();
@@ -82,7 +82,7 @@ describe('lab resolution', () => {
     assert.ok(sim.requests.some((r) => header(r.headers, 'if-none-match')));
   });
 
-  test('unknown project is FORGE_NOT_FOUND', async () => {
+  void test('unknown project is FORGE_NOT_FOUND', async () => {
     await assert.rejects(
       resolveApp(labSettings('no/such'), makeDeps()),
       (err: unknown) => err instanceof KeeperError && err.code === 'FORGE_NOT_FOUND',
@@ -90,7 +90,7 @@ describe('lab resolution', () => {
   });
 });
 
-describe('gitea / forgejo resolution', () => {
+void describe('gitea / forgejo resolution', () => {
   let sim: Sim;
   before(async () => {
     sim = await startSim();
@@ -105,7 +105,7 @@ describe('gitea / forgejo resolution', () => {
   const giteaSettings = (repo: string, extra: Partial<AppSettings> = {}): AppSettings =>
     makeSettings(forge(`${sim.url}/${repo}`), { ...foreignToken, ...extra });
 
-  test('detects Gitea through swagger, caches the answer, and sends no token', async () => {
+  void test('detects Gitea through swagger, caches the answer, and sends no token', async () => {
     const url = sim.putAsset('/attachments/g.AppImage', Buffer.from('g'));
     sim.gitea.setFlavor('gitea');
     sim.gitea.setLatest('team', 'gapp', { tag: 'v0.9', assets: [{ name: 'g.AppImage', url }] });
@@ -125,7 +125,7 @@ describe('gitea / forgejo resolution', () => {
     assert.equal(sim.requests.filter((q) => q.path === '/swagger.v1.json').length, 0);
   });
 
-  test('Forgejo is recognised by its title', async () => {
+  void test('Forgejo is recognised by its title', async () => {
     const url = sim.putAsset('/attachments/f.AppImage', Buffer.from('f'));
     sim.gitea.setFlavor('forgejo');
     sim.gitea.setLatest('team', 'fapp', { tag: 'v2', assets: [{ name: 'f.AppImage', url }] });
@@ -137,7 +137,7 @@ describe('gitea / forgejo resolution', () => {
     assert.equal(store.getForgeKind(sim.url), 'forgejo');
   });
 
-  test('two apps on one unknown host detect it once per run', async () => {
+  void test('two apps on one unknown host detect it once per run', async () => {
     const url = sim.putAsset('/attachments/two.AppImage', Buffer.from('2'));
     sim.gitea.setFlavor('gitea');
     sim.gitea.setLatest('team', 'one', { tag: 'a', assets: [{ name: 'two.AppImage', url }] });
@@ -150,7 +150,7 @@ describe('gitea / forgejo resolution', () => {
     assert.equal(sim.requests.filter((q) => q.path === '/swagger.v1.json').length, 1);
   });
 
-  test('a host that is neither is FORGE_UNKNOWN, and nothing is cached', async () => {
+  void test('a host that is neither is FORGE_UNKNOWN, and nothing is cached', async () => {
     sim.gitea.setFlavor('none');
     const store = createMemoryResolverStore();
     await assert.rejects(resolveApp(giteaSettings('x/y'), makeDeps(makeContext(), store)), (err: unknown) => {

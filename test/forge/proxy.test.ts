@@ -7,7 +7,7 @@ import { resolveApp } from '../../src/strategy/resolve.js';
 import { forge, header, makeContext, makeDeps, makeSettings, startStub } from '../strategy/support.js';
 import type { StubServer } from '../strategy/support.js';
 
-describe('hub proxy fallback', () => {
+void describe('hub proxy fallback', () => {
   let sim: Sim;
   let down: StubServer;
   let impostor: StubServer;
@@ -51,7 +51,7 @@ describe('hub proxy fallback', () => {
     impostor.hits.length = 0;
   });
 
-  test('bases are tried in order; the download stays the direct asset URL; no token to proxies', async () => {
+  void test('bases are tried in order; the download stays the direct asset URL; no token to proxies', async () => {
     limitApi();
     const prefix = [`${down.url}/p/`, sim.proxyPrefix()];
     const outcome = await resolveApp(settings({ hub_proxy_prefix: prefix }), makeDeps());
@@ -73,7 +73,7 @@ describe('hub proxy fallback', () => {
     for (const hop of direct.slice(1)) assert.equal(header(hop.headers, 'authorization'), undefined);
   });
 
-  test('`all` uses the built-in list, injectable through deps and the environment', async () => {
+  void test('`all` uses the built-in list, injectable through deps and the environment', async () => {
     limitApi();
     const viaDeps = await resolveApp(
       settings({ hub_proxy_prefix: 'all' }),
@@ -91,7 +91,7 @@ describe('hub proxy fallback', () => {
     assert.equal(viaEnv.kind, 'resolved');
   });
 
-  test('a proxy answering for another repository is rejected and the next one used', async () => {
+  void test('a proxy answering for another repository is rejected and the next one used', async () => {
     limitApi();
     const ctx = makeContext();
     const outcome = await resolveApp(
@@ -104,7 +104,7 @@ describe('hub proxy fallback', () => {
     assert.ok(ctx.events.some((e) => e.type === 'warning' && e.code === 'PROXY_WRONG_REPOSITORY'));
   });
 
-  test('when every proxy fails the app is rate limited with the window', async () => {
+  void test('when every proxy fails the app is rate limited with the window', async () => {
     limitApi();
     const outcome = await resolveApp(
       settings({ hub_proxy_prefix: [`${impostor.url}/`, `${down.url}/`] }),
@@ -116,7 +116,7 @@ describe('hub proxy fallback', () => {
     assert.match(outcome.message, /every proxy failed/);
   });
 
-  test('hub_proxy: false never touches a proxy', async () => {
+  void test('hub_proxy: false never touches a proxy', async () => {
     limitApi();
     const outcome = await resolveApp(
       settings({ hub_proxy: false, hub_proxy_prefix: [`${down.url}/`] }),

@@ -15,7 +15,7 @@ function limited(outcome: ResolveOutcome): { retryAt: Date; host: string; messag
   return outcome;
 }
 
-describe('rate limits against the sim', () => {
+void describe('rate limits against the sim', () => {
   let sim: Sim;
   let settings: (extra?: Partial<AppSettings>) => AppSettings;
   let apiPath: RegExp;
@@ -46,7 +46,7 @@ describe('rate limits against the sim', () => {
     '429-ratelimit-reset',
   ];
   for (const kind of kinds) {
-    test(`${kind} is a rate limit ending when the headers say`, async () => {
+    void test(`${kind} is a rate limit ending when the headers say`, async () => {
       sim.fault(apiPath, { rateLimit: { kind, resetInSeconds: 600 }, times: 1 });
       const before = Date.now();
       const outcome = limited(await resolveApp(settings(), makeDeps()));
@@ -57,7 +57,7 @@ describe('rate limits against the sim', () => {
     });
   }
 
-  test('a plain 403 is a failure, not a rate limit', async () => {
+  void test('a plain 403 is a failure, not a rate limit', async () => {
     sim.fault(apiPath, { status: 403, times: 1 });
     await assert.rejects(
       resolveApp(settings(), makeDeps()),
@@ -65,7 +65,7 @@ describe('rate limits against the sim', () => {
     );
   });
 
-  test('an open window sends no request while respected, and is stored per host and app', async () => {
+  void test('an open window sends no request while respected, and is stored per host and app', async () => {
     sim.fault(apiPath, { rateLimit: { kind: '429-retry-after-seconds', resetInSeconds: 900 }, times: 1 });
     const store = createMemoryResolverStore();
     const first = limited(await resolveApp(settings(), makeDeps(makeContext(), store)));
@@ -80,7 +80,7 @@ describe('rate limits against the sim', () => {
     assert.equal(sim.requests.length, 0);
   });
 
-  test('respect_rate_limits: false always attempts, and success clears the windows', async () => {
+  void test('respect_rate_limits: false always attempts, and success clears the windows', async () => {
     sim.fault(apiPath, { rateLimit: { kind: '403-remaining', resetInSeconds: 900 }, times: 1 });
     const store = createMemoryResolverStore();
     limited(await resolveApp(settings(), makeDeps(makeContext(), store)));
@@ -95,7 +95,7 @@ describe('rate limits against the sim', () => {
     assert.equal(store.getRateLimit(`host:${new URL(sim.url).host}`), undefined);
   });
 
-  test('once the window has passed the request is sent again', async () => {
+  void test('once the window has passed the request is sent again', async () => {
     sim.fault(apiPath, { rateLimit: { kind: '429-retry-after-seconds', resetInSeconds: 60 }, times: 1 });
     const store = createMemoryResolverStore();
     const ctx = makeContext();
@@ -106,7 +106,7 @@ describe('rate limits against the sim', () => {
     assert.equal(sim.requests.length, 1);
   });
 
-  test('the sim budget running out is detected from its headers', async () => {
+  void test('the sim budget running out is detected from its headers', async () => {
     sim.setRateLimit({ limit: 1, windowSeconds: 300 });
     try {
       assert.equal((await resolveApp(settings(), makeDeps())).kind, 'resolved');

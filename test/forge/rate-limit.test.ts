@@ -6,8 +6,8 @@ import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
 const now = new Date('2026-05-01T12:00:00Z');
 const epoch = (d: Date): string => String(Math.floor(d.getTime() / 1000));
 
-describe('rate-limit detection', () => {
-  test('403 with x-ratelimit-remaining 0 ends at x-ratelimit-reset', () => {
+void describe('rate-limit detection', () => {
+  void test('403 with x-ratelimit-remaining 0 ends at x-ratelimit-reset', () => {
     const reset = new Date('2026-05-01T12:30:00Z');
     const got = detectRateLimit(
       403,
@@ -17,17 +17,17 @@ describe('rate-limit detection', () => {
     assert.equal(got?.retryAt.toISOString(), reset.toISOString());
   });
 
-  test('Retry-After in seconds', () => {
+  void test('Retry-After in seconds', () => {
     const got = detectRateLimit(429, { 'retry-after': '120' }, now);
     assert.equal(got?.retryAt.toISOString(), '2026-05-01T12:02:00.000Z');
   });
 
-  test('Retry-After as an HTTP date', () => {
+  void test('Retry-After as an HTTP date', () => {
     const got = detectRateLimit(429, { 'retry-after': 'Fri, 01 May 2026 13:15:00 GMT' }, now);
     assert.equal(got?.retryAt.toISOString(), '2026-05-01T13:15:00.000Z');
   });
 
-  test('ratelimit-reset as delta seconds (IETF) and as epoch (GitLab)', () => {
+  void test('ratelimit-reset as delta seconds (IETF) and as epoch (GitLab)', () => {
     assert.equal(
       detectRateLimit(429, { 'ratelimit-reset': '30' }, now)?.retryAt.toISOString(),
       '2026-05-01T12:00:30.000Z',
@@ -39,12 +39,12 @@ describe('rate-limit detection', () => {
     );
   });
 
-  test('403 carrying only x-ratelimit-reset (no remaining count) is a limit', () => {
+  void test('403 carrying only x-ratelimit-reset (no remaining count) is a limit', () => {
     const reset = new Date('2026-05-01T12:10:00Z');
     assert.ok(detectRateLimit(403, { 'x-ratelimit-reset': epoch(reset) }, now));
   });
 
-  test('a 403 without rate-limit signals is a plain failure', () => {
+  void test('a 403 without rate-limit signals is a plain failure', () => {
     assert.equal(detectRateLimit(403, {}, now), undefined);
     // GitHub sends these on every response: with requests left, a 403 is about something else.
     assert.equal(
@@ -53,16 +53,16 @@ describe('rate-limit detection', () => {
     );
   });
 
-  test('other statuses are never limits', () => {
+  void test('other statuses are never limits', () => {
     assert.equal(detectRateLimit(200, { 'x-ratelimit-remaining': '0' }, now), undefined);
     assert.equal(detectRateLimit(503, { 'retry-after': '10' }, now), undefined);
   });
 
-  test('a bare 429 opens the default one-hour window', () => {
+  void test('a bare 429 opens the default one-hour window', () => {
     assert.equal(detectRateLimit(429, {}, now)?.retryAt.getTime(), now.getTime() + DEFAULT_WINDOW_MS);
   });
 
-  test('a reset already past still waits a little', () => {
+  void test('a reset already past still waits a little', () => {
     const got = detectRateLimit(
       403,
       { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': epoch(new Date(0)) },
@@ -72,8 +72,8 @@ describe('rate-limit detection', () => {
   });
 });
 
-describe('rate-limit windows', () => {
-  test('an open window is returned, an expired one removed', () => {
+void describe('rate-limit windows', () => {
+  void test('an open window is returned, an expired one removed', () => {
     const store = createMemoryResolverStore();
     recordWindow(store, 'host:x', { retryAt: new Date('2026-05-01T13:00:00Z'), message: 'm' });
     assert.equal(openWindow(store, 'host:x', now)?.until, '2026-05-01T13:00:00.000Z');
@@ -81,7 +81,7 @@ describe('rate-limit windows', () => {
     assert.equal(store.getRateLimit('host:x'), undefined);
   });
 
-  test('recording keeps the later end', () => {
+  void test('recording keeps the later end', () => {
     const store = createMemoryResolverStore();
     recordWindow(store, 'app:a', { retryAt: new Date('2026-05-01T14:00:00Z'), message: 'late' });
     recordWindow(store, 'app:a', { retryAt: new Date('2026-05-01T13:00:00Z'), message: 'early' });

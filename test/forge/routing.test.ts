@@ -13,8 +13,8 @@ import { forge, makeSettings } from '../strategy/support.js';
 
 const none = {};
 
-describe('repository routing', () => {
-  test('github.com goes to the public hub API', () => {
+void describe('repository routing', () => {
+  void test('github.com goes to the public hub API', () => {
     assert.deepEqual(routeRepository('https://github.com/owner/repo', none), {
       kind: 'hub',
       apiBase: 'https://api.github.com',
@@ -23,12 +23,12 @@ describe('repository routing', () => {
     });
   });
 
-  test('a trailing .git is dropped from the hub repository name', () => {
+  void test('a trailing .git is dropped from the hub repository name', () => {
     const route = routeRepository('https://github.com/o/r.git', none);
     assert.equal(route.kind === 'hub' && route.repo, 'r');
   });
 
-  test('hub_release_web_url host with hub_release_api_url base', () => {
+  void test('hub_release_web_url host with hub_release_api_url base', () => {
     const route = routeRepository('https://git.corp.example/team/tool', {
       hub_release_web_url: 'https://git.corp.example',
       hub_release_api_url: 'https://git.corp.example/api/v3/',
@@ -41,11 +41,11 @@ describe('repository routing', () => {
     });
   });
 
-  test('an enterprise web host without an API base defaults to /api/v3', () => {
+  void test('an enterprise web host without an API base defaults to /api/v3', () => {
     assert.equal(hubApiBase({ hub_release_web_url: 'https://ghe.example' }), 'https://ghe.example/api/v3');
   });
 
-  test('gitlab.com keeps nested groups and stops at /-/', () => {
+  void test('gitlab.com keeps nested groups and stops at /-/', () => {
     assert.deepEqual(routeRepository('https://gitlab.com/group/sub/project/-/releases', none), {
       kind: 'lab',
       apiBase: 'https://gitlab.com/api/v4',
@@ -53,7 +53,7 @@ describe('repository routing', () => {
     });
   });
 
-  test('lab_release_web_url host with and without lab_release_api_url', () => {
+  void test('lab_release_web_url host with and without lab_release_api_url', () => {
     const web = { lab_release_web_url: 'http://127.0.0.1:9999' };
     assert.deepEqual(routeRepository('http://127.0.0.1:9999/a/b', web), {
       kind: 'lab',
@@ -67,7 +67,7 @@ describe('repository routing', () => {
     assert.equal(route.kind === 'lab' && route.apiBase, 'http://127.0.0.1:1/x');
   });
 
-  test('any other host is self-hosted, detected later', () => {
+  void test('any other host is self-hosted, detected later', () => {
     assert.deepEqual(routeRepository('https://codeberg.org/o/r', none), {
       kind: 'self-hosted',
       origin: 'https://codeberg.org',
@@ -76,7 +76,7 @@ describe('repository routing', () => {
     });
   });
 
-  test('unusable repository URLs are clear errors', () => {
+  void test('unusable repository URLs are clear errors', () => {
     for (const bad of [
       'not a url',
       'ftp://github.com/o/r',
@@ -91,12 +91,12 @@ describe('repository routing', () => {
   });
 });
 
-describe('token scope', () => {
+void describe('token scope', () => {
   const settings = makeSettings(forge('https://github.com/o/r'), {
     token: { value: 's3cret', source: 'env:HUB_TOKEN' },
   });
 
-  test('attached under the hub API base only', () => {
+  void test('attached under the hub API base only', () => {
     assert.deepEqual(hubAuthHeaders('https://api.github.com/repos/o/r/releases/latest', settings), {
       authorization: 'Bearer s3cret',
     });
@@ -105,14 +105,14 @@ describe('token scope', () => {
     assert.deepEqual(hubAuthHeaders('https://gh-proxy.com/https://api.github.com/repos/o/r', settings), {});
   });
 
-  test('follows hub_release_api_url', () => {
+  void test('follows hub_release_api_url', () => {
     const custom = { ...settings, hub_release_api_url: 'http://127.0.0.1:8080/api/v3' };
     assert.deepEqual(hubAuthHeaders('https://api.github.com/repos/o/r', custom), {});
     assert.ok(hubAuthHeaders('http://127.0.0.1:8080/api/v3/repos/o/r', custom).authorization);
     assert.deepEqual(hubAuthHeaders('http://127.0.0.1:8080/api/v4/projects/x', custom), {});
   });
 
-  test('no token, no header', () => {
+  void test('no token, no header', () => {
     assert.deepEqual(
       hubAuthHeaders('https://api.github.com/repos/o/r', { ...settings, token: undefined }),
       {},
@@ -120,20 +120,20 @@ describe('token scope', () => {
   });
 });
 
-describe('proxy helpers', () => {
-  test('`all` expands to the built-in list, lists keep their order', () => {
+void describe('proxy helpers', () => {
+  void test('`all` expands to the built-in list, lists keep their order', () => {
     assert.deepEqual(proxyBases('all', ['a/', 'b/']), ['a/', 'b/']);
     assert.deepEqual(proxyBases(['x/', 'all', 'y/'], ['a/']), ['x/', 'a/', 'y/']);
   });
 
-  test('the built-in list: override, then environment, then defaults', () => {
+  void test('the built-in list: override, then environment, then defaults', () => {
     assert.deepEqual(builtinProxyBases({}, ['o/']), ['o/']);
     assert.deepEqual(builtinProxyBases({ APPIMAGE_KEEPER_PROXY_BUILTINS: 'p/, q/' }), ['p/', 'q/']);
     assert.deepEqual(builtinProxyBases({ APPIMAGE_KEEPER_PROXY_BUILTINS: '' }), []);
     assert.deepEqual(builtinProxyBases({}), BUILTIN_PROXY_BASES);
   });
 
-  test('proxied metadata must name the repository', () => {
+  void test('proxied metadata must name the repository', () => {
     const release = { html_url: 'https://github.com/Owner/Repo/releases/tag/v1', assets: [] };
     assert.equal(namesRepository(release, 'owner', 'repo'), true);
     assert.equal(namesRepository(release, 'owner', 'other'), false);

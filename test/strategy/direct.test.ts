@@ -18,7 +18,7 @@ function resolved(outcome: ResolveOutcome): Resolution {
 const direct = (url: string, check_method: CheckMethod) =>
   makeSettings({ strategy: 'direct', url, check_method }, { name: 'vendor' });
 
-describe('direct strategy against the sim', () => {
+void describe('direct strategy against the sim', () => {
   let sim: Sim;
   before(async () => {
     sim = await startSim();
@@ -31,7 +31,7 @@ describe('direct strategy against the sim', () => {
     sim.clearFaults();
   });
 
-  test('etag: identity is the ETag, version a short hash, HEAD only', async () => {
+  void test('etag: identity is the ETag, version a short hash, HEAD only', async () => {
     const url = sim.putAsset('/latest/Vendor.AppImage', Buffer.from('v1 bytes'), { etag: '"abc123"' });
     const r = resolved(await resolveApp(direct(url, 'etag'), makeDeps()));
     assert.equal(r.identity, '"abc123"');
@@ -47,7 +47,7 @@ describe('direct strategy against the sim', () => {
     );
   });
 
-  test('last-modified: identity is the header, version the date', async () => {
+  void test('last-modified: identity is the header, version the date', async () => {
     const when = new Date('2026-03-04T05:06:07Z');
     const url = sim.putAsset('/latest/lm.AppImage', Buffer.from('lm'), { lastModified: when, etag: false });
     const r = resolved(await resolveApp(direct(url, 'last-modified'), makeDeps()));
@@ -56,7 +56,7 @@ describe('direct strategy against the sim', () => {
     assert.equal(r.validator, when.toUTCString());
   });
 
-  test('a missing header is DIRECT_NO_HEADER naming header and URL', async () => {
+  void test('a missing header is DIRECT_NO_HEADER naming header and URL', async () => {
     const url = sim.putAsset('/latest/noetag.AppImage', Buffer.from('x'), { etag: false });
     await assert.rejects(resolveApp(direct(url, 'etag'), makeDeps()), (err: unknown) => {
       assert.ok(err instanceof KeeperError);
@@ -67,7 +67,7 @@ describe('direct strategy against the sim', () => {
     });
   });
 
-  test('HEAD refused: falls back to a one-byte ranged GET', async () => {
+  void test('HEAD refused: falls back to a one-byte ranged GET', async () => {
     const url = sim.putAsset('/latest/nohead.AppImage', Buffer.from('0123456789'), { etag: '"r1"' });
     sim.fault('/latest/nohead.AppImage', { headRefused: true });
     const r = resolved(await resolveApp(direct(url, 'etag'), makeDeps()));
@@ -77,7 +77,7 @@ describe('direct strategy against the sim', () => {
     assert.equal(header(get?.headers ?? {}, 'range'), 'bytes=0-0');
   });
 
-  test('redirects are followed and the final URL is the download URL', async () => {
+  void test('redirects are followed and the final URL is the download URL', async () => {
     const target = sim.putSecondAsset('/cdn/Vendor-2.0.AppImage', Buffer.from('v2'), { etag: '"v2"' });
     sim.redirect('/download/latest', target, 302);
     const r = resolved(await resolveApp(direct(`${sim.url}/download/latest`, 'etag'), makeDeps()));
@@ -85,14 +85,14 @@ describe('direct strategy against the sim', () => {
     assert.equal(r.assetName, 'Vendor-2.0.AppImage');
   });
 
-  test('a 404 is DIRECT_HTTP_ERROR', async () => {
+  void test('a 404 is DIRECT_HTTP_ERROR', async () => {
     await assert.rejects(
       resolveApp(direct(`${sim.url}/missing.AppImage`, 'etag'), makeDeps()),
       (err: unknown) => err instanceof KeeperError && err.code === 'DIRECT_HTTP_ERROR',
     );
   });
 
-  test('a 429 opens a rate-limit window', async () => {
+  void test('a 429 opens a rate-limit window', async () => {
     const url = sim.putAsset('/latest/busy.AppImage', Buffer.from('b'), { etag: '"b"' });
     sim.fault('/latest/busy.AppImage', {
       rateLimit: { kind: '429-retry-after-seconds', resetInSeconds: 300 },

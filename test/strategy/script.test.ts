@@ -7,7 +7,7 @@ import { KeeperError } from '../../src/core/errors.js';
 import { resolveApp } from '../../src/strategy/resolve.js';
 import { makeContext, makeDeps, makeSettings } from './support.js';
 
-describe('script strategy', () => {
+void describe('script strategy', () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ak-'));
@@ -42,7 +42,7 @@ describe('script strategy', () => {
     assert.fail('expected a KeeperError');
   }
 
-  test('two lines give URL and version; env and cwd are passed', async () => {
+  void test('two lines give URL and version; env and cwd are passed', async () => {
     await writeFile(join(dir, 'marker.txt'), 'here');
     const outcome = await run(
       [
@@ -60,12 +60,12 @@ describe('script strategy', () => {
     assert.equal(outcome.resolution.identity, 'https://example.invalid/scripted-aarch64.AppImage|1.0+parent');
   });
 
-  test('APP_VERSION is empty when nothing is installed', async () => {
+  void test('APP_VERSION is empty when nothing is installed', async () => {
     const outcome = await run('echo https://example.invalid/a\necho "v=[$APP_VERSION]"');
     assert.equal(outcome.kind === 'resolved' && outcome.resolution.version, 'v=[]');
   });
 
-  test('a slow script is killed: SCRIPT_TIMEOUT, its children too', async () => {
+  void test('a slow script is killed: SCRIPT_TIMEOUT, its children too', async () => {
     const pidFile = join(dir, 'child.pid');
     const err = await failure(run(`sleep 30 &\necho $! > ${pidFile}\nsleep 30\necho late`, { timeout: 1 }));
     assert.equal(err.code, 'SCRIPT_TIMEOUT');
@@ -84,7 +84,7 @@ describe('script strategy', () => {
     assert.equal(alive, false, 'the background child was killed with the script');
   });
 
-  test('an open app window skips the script entirely', async () => {
+  void test('an open app window skips the script entirely', async () => {
     const marker = join(dir, 'ran.txt');
     const path = join(dir, 'window.sh');
     await writeFile(path, `touch ${marker}\necho https://x.invalid/a\necho 1`);
@@ -103,20 +103,20 @@ describe('script strategy', () => {
     assert.equal(deps.store.getRateLimit('app:windowed'), undefined);
   });
 
-  test('a non-zero exit is SCRIPT_EXIT with the code and the end of stderr', async () => {
+  void test('a non-zero exit is SCRIPT_EXIT with the code and the end of stderr', async () => {
     const err = await failure(run('echo "first problem" >&2\necho "upstream is down" >&2\nexit 3'));
     assert.equal(err.code, 'SCRIPT_EXIT');
     assert.match(err.message, /code 3/);
     assert.match(err.message, /upstream is down/);
   });
 
-  test('one line of output is SCRIPT_OUTPUT', async () => {
+  void test('one line of output is SCRIPT_OUTPUT', async () => {
     const err = await failure(run('echo https://example.invalid/a.AppImage'));
     assert.equal(err.code, 'SCRIPT_OUTPUT');
     assert.match(err.message, /1 line instead of 2/);
   });
 
-  test('three lines, an empty line, and a non-URL first line are rejected', async () => {
+  void test('three lines, an empty line, and a non-URL first line are rejected', async () => {
     assert.equal((await failure(run('echo https://x.invalid/a\necho 1\necho extra'))).code, 'SCRIPT_OUTPUT');
     assert.match((await failure(run('echo https://x.invalid/a\necho'))).message, /empty second line/);
     const notUrl = await failure(run('echo not-a-url\necho 1.0'));
@@ -125,7 +125,7 @@ describe('script strategy', () => {
     assert.match(ftp.message, /only http and https/);
   });
 
-  test('a missing script is SCRIPT_NOT_FOUND', async () => {
+  void test('a missing script is SCRIPT_NOT_FOUND', async () => {
     const settings = makeSettings(
       { strategy: 'script', script_path: join(dir, 'nope.sh') },
       { recipeDir: dir },
@@ -133,7 +133,7 @@ describe('script strategy', () => {
     assert.equal((await failure(resolveApp(settings, makeDeps()))).code, 'SCRIPT_NOT_FOUND');
   });
 
-  test('runaway output is capped and reported', async () => {
+  void test('runaway output is capped and reported', async () => {
     const err = await failure(run('head -c 200000 /dev/zero | tr "\\0" a\necho\necho 1'));
     assert.equal(err.code, 'SCRIPT_OUTPUT');
     assert.match(err.message, /more than/);
