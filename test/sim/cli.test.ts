@@ -32,6 +32,8 @@ void test('the CLI loads a fixture, prints its URLs and stops on SIGTERM', async
         assets: [
           { path: '/dl/app.bin', file: 'app.bin' },
           { path: '/gen.bin', size: 1000, seed: 3, origin: 'second' },
+          { path: '/t.txt', text: 'hi', contentType: 'text/plain', etag: 'x1' },
+          { path: '/b.bin', base64: Buffer.from('raw').toString('base64'), lastModified: false },
         ],
         redirects: [{ path: '/latest', target: '{secondUrl}/gen.bin' }],
         hub: [
@@ -56,6 +58,13 @@ void test('the CLI loads a fixture, prints its URLs and stops on SIGTERM', async
     assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((await raw(`${info.url}/dl/app.bin`)).body.toString(), 'file asset');
     assert.equal((await raw(`${info.secondUrl}/gen.bin`)).body.length, 1000);
+    const t = await raw(`${info.url}/t.txt`);
+    assert.equal(t.body.toString(), 'hi');
+    assert.equal(t.headers.etag, '"x1"');
+    assert.equal(t.headers['content-type'], 'text/plain');
+    const b = await raw(`${info.url}/b.bin`);
+    assert.equal(b.body.toString(), 'raw');
+    assert.equal(b.headers['last-modified'], undefined);
     assert.equal((await raw(`${info.url}/latest`)).headers.location, `${info.secondUrl}/gen.bin`);
     const hub = await json(`${info.url}/repos/o/r/releases/latest`);
     assert.equal(

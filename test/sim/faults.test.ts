@@ -2,7 +2,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { startSim, type Sim } from '../../sim/index.js';
-import { json, raw } from './raw-http.js';
+import { json, parseMultipart, raw } from './raw-http.js';
 
 /** Reads until `expected` bytes arrived, waits a little longer, then reports and hangs up. */
 function stalledRead(
@@ -187,6 +187,12 @@ void describe('faults', () => {
     assert.equal(res.status, 206);
     assert.notEqual(res.headers['content-range'], `bytes 100-199/${BODY.length}`);
     assert.match(res.headers['content-range'] ?? '', /^bytes \d+-\d+\/\d+$/);
+    const multi = await raw(url, { headers: { range: 'bytes=0-9,50-59' } });
+    const parts = parseMultipart(multi.body, multi.headers['content-type'] ?? '');
+    assert.deepEqual(
+      parts.map((p) => p.range),
+      [`bytes 1-10/${BODY.length}`, `bytes 51-60/${BODY.length}`],
+    );
     const tail = await raw(url, { headers: { range: `bytes=${BODY.length - 10}-` } });
     assert.notEqual(
       tail.headers['content-range'],

@@ -83,9 +83,11 @@ void describe('hub releases', () => {
     assert.match(String(page.headers.link), /page=2>; rel="next"/);
   });
 
-  void test('by tag and unknown repositories', async () => {
+  void test('by tag, by id and unknown repositories', async () => {
     const tag = await json(`${sim.url}/repos/owner/repo/releases/tags/v1.0`);
     assert.equal(obj(tag.body).tag_name, 'v1.0');
+    const byId = await json(`${sim.url}/repos/owner/repo/releases/${String(obj(tag.body).id)}`);
+    assert.equal(obj(byId.body).tag_name, 'v1.0');
     const missing = await json(`${sim.url}/repos/nobody/nothing/releases/latest`);
     assert.equal(missing.status, 404);
     assert.equal(obj(missing.body).message, 'Not Found');
@@ -191,6 +193,14 @@ void describe('lab releases', () => {
       all.map((r) => r.tag_name),
       ['v1.1', 'v1.0'],
     );
+  });
+
+  void test('permalink/latest keeps a suffix path and the query in its redirect', async () => {
+    const hop = await raw(
+      `${sim.labApiUrl}/projects/group%2Fsub%2Fproject/releases/permalink/latest/downloads/app?x=1`,
+    );
+    assert.equal(hop.status, 302);
+    assert.match(hop.headers.location ?? '', /\/releases\/v1\.1\/downloads\/app\?x=1$/);
   });
 
   void test('unknown or unencoded projects are 404', async () => {
