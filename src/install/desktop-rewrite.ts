@@ -65,7 +65,12 @@ function rewriteGroup(group: DesktopGroup, opts: RewriteOptions, main: boolean):
   const exec = getExec(group);
   if (exec !== undefined || main) setExec(group, rewriteExec(exec, opts));
   if (main || getExec(group, 'TryExec') !== undefined) setString(group, 'TryExec', opts.execPath);
-  if (opts.iconName && (main || getRaw(group, 'Icon') !== undefined)) {
+  const upstreamIcon = getRaw(group, 'Icon');
+  if (!opts.iconName && upstreamIcon?.includes('/')) {
+    // Without an installed icon, a path from the image would name a file on the host (or nothing).
+    removeKey(group, 'Icon', { allLocales: true });
+  }
+  if (opts.iconName && (main || upstreamIcon !== undefined)) {
     // Localized icons name files we do not install; the one we install serves every locale.
     removeKey(group, 'Icon', { onlyLocales: true });
     setString(group, 'Icon', opts.iconName);
