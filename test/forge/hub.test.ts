@@ -162,6 +162,32 @@ void describe('hub resolution against the sim', () => {
     );
   });
 
+  void test('a hub API redirect to another origin loses the token; direct URLs never get it', async () => {
+    const url = sim.putAsset('/dl/moved.AppImage', Buffer.from('m'));
+    sim.hub.setLatest('acme', 'renamed', { tag: 'v9', assets: [{ name: 'moved.AppImage', url }] });
+    sim.redirect(
+      '/api/v3/repos/acme/moved/releases/latest',
+      `${sim.secondUrl}/api/v3/repos/acme/renamed/releases/latest`,
+      301,
+    );
+    const r = resolved(await resolveApp(hubSettings('acme/moved'), makeDeps()));
+    assert.equal(r.version, 'v9');
+    const first = sim.requests.find((q) => q.origin === 'main');
+    const second = sim.requests.find((q) => q.origin === 'second');
+    assert.equal(header(first?.headers ?? {}, 'authorization'), 'Bearer tok-123');
+    assert.ok(second, 'the redirect was followed');
+    assert.equal(header(second.headers, 'authorization'), undefined);
+
+    sim.clearRequests();
+    const directUrl = sim.putAsset('/api/v3-lookalike/app.AppImage', Buffer.from('d'), { etag: '"d"' });
+    const direct = makeSettings(
+      { strategy: 'direct', url: directUrl, check_method: 'etag' },
+      { hub_release_api_url: sim.hubApiUrl, token: { value: 'tok-123', source: 'env:HUB_TOKEN' } },
+    );
+    resolved(await resolveApp(direct, makeDeps()));
+    assert.equal(header(sim.requests[0]?.headers ?? {}, 'authorization'), undefined);
+  });
+
   void test('without a token no Authorization is sent', async () => {
     const url = sim.putAsset('/dl/anon.AppImage', Buffer.from('a'));
     sim.hub.setLatest('acme', 'anon', { tag: 'v1', assets: [{ name: 'anon.AppImage', url }] });
