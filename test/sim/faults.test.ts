@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { startSim, type Sim } from '../../sim/index.js';
 import { json, parseMultipart, raw } from './raw-http.js';
 
@@ -155,6 +155,31 @@ void describe('faults', () => {
     assert.equal(res.complete, false);
     assert.equal(res.body.length, BODY.length - 10);
   });
+
+  void test(
+    'shortBody also ends a keep-alive connection, so the client is not left waiting',
+    { timeout: 20_000 },
+    async () => {
+      sim.fault('/f/app.AppImage', { shortBody: 5, times: 1 });
+      const agent = new Agent({ keepAlive: true });
+      try {
+        const outcome = await new Promise<{ bytes: number; complete: boolean }>((resolve, reject) => {
+          const req = request(url, { agent }, (res) => {
+            let bytes = 0;
+            res.on('data', (c: Buffer) => (bytes += c.length));
+            res.on('close', () => resolve({ bytes, complete: res.complete }));
+            res.on('error', () => undefined);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        assert.equal(outcome.complete, false);
+        assert.equal(outcome.bytes, BODY.length - 5);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
 
   void test('ignoreRange answers 200 with the full body but keeps Accept-Ranges', async () => {
     sim.fault('/f/app.AppImage', { ignoreRange: true, times: 1 });
