@@ -106,6 +106,7 @@ export async function integrateDesktop(
   } finally {
     await image.close();
   }
+  const bytesRead = image.bytesRead;
 
   const applicationsDir = join(opts.dataHome, 'applications');
   const hicolorDir = join(opts.dataHome, 'icons', 'hicolor');
@@ -136,7 +137,7 @@ export async function integrateDesktop(
 
   const declaresMimeTypes = getRaw(getGroup(entry, MAIN_GROUP), 'MimeType') !== undefined;
   warnings.push(...(await refreshDesktopCaches({ applicationsDir, hicolorDir, declaresMimeTypes })));
-  return { record, warnings };
+  return { record, warnings, bytesRead };
 }
 
 /** Removes the previous integration's files that the new one no longer uses (only ours). */
