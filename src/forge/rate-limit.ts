@@ -41,7 +41,8 @@ export function detectRateLimit(
     if (Number.isFinite(epoch) && epoch > 0) ends.push(epoch * 1000);
   }
   const reset = headers['ratelimit-reset'];
-  if (reset !== undefined) {
+  const resetCounts = reset !== undefined && (exhausted || headers['ratelimit-remaining'] === undefined);
+  if (resetCounts) {
     const value = Number(reset.trim());
     if (Number.isFinite(value) && value >= 0) {
       ends.push(value > EPOCH_THRESHOLD ? value * 1000 : now.getTime() + value * 1000);
@@ -52,7 +53,7 @@ export function detectRateLimit(
     exhausted ||
     retryAfter !== undefined ||
     xResetCounts ||
-    reset !== undefined ||
+    resetCounts ||
     /rate limit/i.test(body);
   if (!signalled) return undefined;
   const nowMs = now.getTime();

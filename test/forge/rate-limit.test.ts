@@ -51,6 +51,10 @@ void describe('rate-limit detection', () => {
       detectRateLimit(403, { 'x-ratelimit-remaining': '42', 'x-ratelimit-reset': epoch(now) }, now),
       undefined,
     );
+    assert.equal(
+      detectRateLimit(403, { 'ratelimit-remaining': '5', 'ratelimit-reset': epoch(now) }, now),
+      undefined,
+    );
   });
 
   void test('other statuses are never limits', () => {
