@@ -33,6 +33,14 @@ export interface IntegrateOptions {
   previous?: IntegrationRecord | undefined;
 }
 
+/** What integration installed, what went wrong along the way, and how much of the AppImage it read. */
+export interface IntegrateResult {
+  record: IntegrationRecord;
+  warnings: string[];
+  /** Bytes read from the AppImage's SquashFS (the benchmark's measure of laziness). */
+  bytesRead: number;
+}
+
 const MARK_RE = new RegExp(`^${OUR_MARK_KEY}[ \\t]*=[ \\t]*(.*)$`, 'm');
 /** icons/hicolor/<size>/apps: two levels (apps, <size>) may be pruned after removing an icon. */
 const ICON_DIR_LEVELS = 2;
@@ -95,9 +103,7 @@ async function installIcon(
  * writes both atomically, removes what a previous integration installed and no longer needs, and
  * refreshes existing desktop caches.
  */
-export async function integrateDesktop(
-  opts: IntegrateOptions,
-): Promise<{ record: IntegrationRecord; warnings: string[] }> {
+export async function integrateDesktop(opts: IntegrateOptions): Promise<IntegrateResult> {
   const warnings: string[] = [];
   const { image } = await openAppImage(opts.appImagePath);
   let found: Awaited<ReturnType<typeof readDesktopAndIcon>>;
