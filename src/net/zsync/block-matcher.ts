@@ -80,6 +80,25 @@ export class BlockMatcher {
     let x = start;
 
     while (x + context < end) {
+      // Inside a run the next target block is tried first, straight with MD4: computing weak sums
+      // for every block of a mostly unchanged file would cost more than the MD4 they could save.
+      if (nextMatch >= 0) {
+        const id = nextMatch;
+        nextMatch = -1;
+        if (
+          id < n &&
+          known[id] === 0 &&
+          (!valid || rsums[id] === (((a0 & aMask) << 16) | (b0 & bMask)) >>> 0) &&
+          this.blockEquals(buf, x, id)
+        ) {
+          this.record(x, id);
+          nextMatch = id + 1;
+          x += bs;
+          valid = false;
+          continue;
+        }
+      }
+
       if (!valid) {
         const r0 = blockRsum(buf, x, bs);
         a0 = r0 >>> 16;
@@ -92,26 +111,6 @@ export class BlockMatcher {
         valid = true;
       }
       const k0 = (((a0 & aMask) << 16) | (b0 & bMask)) >>> 0;
-
-      if (nextMatch >= 0) {
-        const id = nextMatch;
-        nextMatch = -1;
-        if (id < n && known[id] === 0 && rsums[id] === k0 && this.blockEquals(buf, x, id)) {
-          this.record(x, id);
-          nextMatch = id + 1;
-          x += bs;
-          if (seq2 && x + context < end) {
-            a0 = a1;
-            b0 = b1;
-            const r1 = blockRsum(buf, x + bs, bs);
-            a1 = r1 >>> 16;
-            b1 = r1 & 0xffff;
-          } else {
-            valid = false;
-          }
-          continue;
-        }
-      }
 
       const k1 = seq2 ? (((a1 & aMask) << 16) | (b1 & bMask)) >>> 0 : 0;
       const h = Math.imul(k0 ^ Math.imul(k1, 0x85ebca6b), 0x9e3779b1) >>> hshift;

@@ -29,7 +29,7 @@ const CONNECTIONS = 4;
 /** Upper bound of one request's payload, so a large change is spread over the connections. */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 /** Flush verified blocks to disk once this much is queued. */
-const FLUSH_BYTES = 8 * 1024 * 1024;
+const FLUSH_BYTES = 1024 * 1024;
 /** Failed or fruitless requests tolerated in one run before giving up. */
 const MAX_RETRIES = 4;
 
