@@ -128,7 +128,6 @@ async function main(): Promise<void> {
     const t = await open(targetPath, 'w');
     const s = await open(seedPath, 'w');
     let rng = 0x2545f491;
-    let pos = 0;
     for (const chunk of generatedChunks(7, 0, size)) {
       await t.write(chunk);
       const copy = Buffer.from(chunk);
@@ -140,7 +139,6 @@ async function main(): Promise<void> {
           copy[off + ((rng >>> 8) % Math.min(4096, copy.length - off))]! ^= 0xa5;
       }
       await s.write(copy);
-      pos += chunk.length;
     }
     await t.close();
     await s.close();
