@@ -50,7 +50,7 @@ async function writeSchemas(configDir: string): Promise<string[]> {
 export async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResult> {
   const force = opts.force === true;
   const { paths } = ctx;
-  if (opts.global === (opts.app !== undefined)) {
+  if ((opts.global === true) === (opts.app !== undefined)) {
     throw new UsageError('USAGE', 'init needs exactly one of --global or --app NAME');
   }
   await mkdir(paths.appsDir, { recursive: true });
