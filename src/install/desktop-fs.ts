@@ -48,7 +48,7 @@ export async function removeIfExists(path: string): Promise<boolean> {
   }
 }
 
-/** Removes `dir` and then its parents while they are empty, never going above `stopAt` levels. */
+/** Removes `dir` and then its parents while they are empty, climbing at most `levels` directories. */
 export async function pruneEmptyDirs(dir: string, levels: number): Promise<void> {
   let cur = dir;
   for (let i = 0; i < levels; i++) {
