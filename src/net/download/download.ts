@@ -39,6 +39,8 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
   };
   try {
     const outcome = await transfer(ctx, req);
+    // An abort that lands after the last byte still means the caller no longer wants the file.
+    if (req.signal?.aborted) throw new DownloadError('DOWNLOAD_ABORTED', req.url, 'download aborted');
     await temp.handle.sync();
     await temp.handle.close();
     return { path: temp.path, retries: ctx.retries, ...outcome };

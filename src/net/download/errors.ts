@@ -58,7 +58,6 @@ const TRANSIENT_NETWORK_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
 
 /** Turns whatever a request or body stream threw into a DownloadError with a clear code. */
@@ -66,6 +65,12 @@ export function classifyNetworkError(err: unknown, url: string): DownloadError {
   if (err instanceof DownloadError) return err;
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   const text = err instanceof Error ? err.message : String(err);
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+    return new DownloadError('DOWNLOAD_SHORT', url, `body shorter than its Content-Length: ${text}`, {
+      transient: true,
+      cause: err,
+    });
+  }
   if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) {
     return new DownloadError('DOWNLOAD_NETWORK', url, `connection failed: ${text}`, {
       transient: true,
