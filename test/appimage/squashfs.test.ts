@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packAppDir } from '../../fixtures/make-appimage.js';
 import { readElfInfo } from '../../src/appimage/elf.js';
@@ -156,4 +156,36 @@ void describe('SquashFS reader errors', () => {
       await tmp.cleanup();
     }
   });
+
+  void test(
+    'xz images using BCJ filters fail with a clear unsupported-filter error',
+    { skip: process.arch !== 'x64' },
+    async () => {
+      const tmp = await tempDir();
+      try {
+        const appDir = join(tmp.dir, 'AppDir');
+        await mkdir(appDir);
+        await copyFile('/bin/ls', join(appDir, 'ls')); // x86 machine code: mksquashfs picks the BCJ filter
+        const file = join(tmp.dir, 'bcj.AppImage');
+        await packAppDir({
+          appDir,
+          outFile: file,
+          message: 'x\n',
+          compression: 'xz',
+          mksquashfsArgs: ['-Xbcj', 'x86'],
+        });
+        const image = await openSquashfs(file, (await readElfInfo(file)).payloadOffset);
+        try {
+          await assert.rejects(image.readFile('ls'), {
+            code: 'SQUASHFS_UNSUPPORTED_COMPRESSOR',
+            message: /BCJ filters \(x86\)/,
+          });
+        } finally {
+          await image.close();
+        }
+      } finally {
+        await tmp.cleanup();
+      }
+    },
+  );
 });

@@ -63,22 +63,37 @@ const zstd: Decompressor = (input, maxOut) => {
   }
 };
 
-const xz: Decompressor = async (input, maxOut) => {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    const stream = new xzDecompress.XzReadableStream(new Blob([input]).stream());
-    for await (const chunk of stream) {
-      total += chunk.length;
-      if (total > maxOut) throw corrupt('xz block larger than the block size');
-      chunks.push(chunk);
+const XZ_FILTER_NAMES = ['x86', 'powerpc', 'ia64', 'arm', 'armthumb', 'sparc'];
+
+/** xz decoding; `bcjFilters` is the filter bitmask from the compressor options (0 when none). */
+function makeXz(bcjFilters: number): Decompressor {
+  return async (input, maxOut) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    try {
+      const stream = new xzDecompress.XzReadableStream(new Blob([input]).stream());
+      for await (const chunk of stream) {
+        total += chunk.length;
+        if (total > maxOut) throw corrupt('xz block larger than the block size');
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      if (err instanceof KeeperError) throw err;
+      if (bcjFilters !== 0) {
+        const names = XZ_FILTER_NAMES.filter((_n, i) => bcjFilters & (1 << i)).join(', ');
+        throw new KeeperError(
+          'SQUASHFS_UNSUPPORTED_COMPRESSOR',
+          `this image uses xz with BCJ filters (${names || bcjFilters}), which the bundled xz decoder cannot decode`,
+          {
+            hint: 'set manage_desktop_files: false for this app, or ask upstream for a zstd or plain xz build',
+          },
+        );
+      }
+      throw corrupt(`xz block does not decompress: ${(err as Error).message}`);
     }
-  } catch (err) {
-    if (err instanceof KeeperError) throw err;
-    throw corrupt(`xz block does not decompress: ${(err as Error).message}`);
-  }
-  return Buffer.concat(chunks, total);
-};
+    return Buffer.concat(chunks, total);
+  };
+}
 
 const lz4: Decompressor = (input, maxOut) => {
   try {
@@ -89,12 +104,12 @@ const lz4: Decompressor = (input, maxOut) => {
 };
 
 /** The decompressor for a superblock compressor id; lzo, lzma and unknown ids are refused clearly. */
-export function decompressorFor(id: number): Decompressor {
+export function decompressorFor(id: number, options: { xzFilters?: number } = {}): Decompressor {
   switch (id) {
     case CompressorId.gzip:
       return gzip;
     case CompressorId.xz:
-      return xz;
+      return makeXz(options.xzFilters ?? 0);
     case CompressorId.zstd:
       return zstd;
     case CompressorId.lz4:

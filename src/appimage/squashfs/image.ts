@@ -10,9 +10,11 @@ import { MetadataReader, type TableBounds } from './metadata.js';
 import { resolveLinkTarget, splitImagePath } from './paths.js';
 import { ImageSource } from './source.js';
 import {
+  CompressorId,
   METADATA_BLOCK_SIZE,
   parseSuperblock,
   SUPERBLOCK_SIZE,
+  SuperFlag,
   type MetaRef,
   type Superblock,
 } from './superblock.js';
@@ -258,6 +260,18 @@ export class SquashfsImage {
 }
 
 /**
+ * The BCJ filter bitmask from xz compressor options (dictionary size, filters), stored as a metadata
+ * block right after the superblock. Our decoders need no other compressor options.
+ */
+async function xzFilters(src: ImageSource, sb: Superblock): Promise<number> {
+  if (!(sb.flags & SuperFlag.compressorOptions)) return 0;
+  const meta = new MetadataReader(src, decompressorFor(sb.compressor));
+  const bounds = { name: 'compressor options', start: SUPERBLOCK_SIZE, end: sb.inodeTableStart };
+  const opts = await meta.read({ pos: SUPERBLOCK_SIZE, offset: 0 }, 8, bounds);
+  return opts.readUInt32LE(4);
+}
+
+/**
  * Opens the SquashFS image that starts at byte `offset` of `path` (an AppImage's payload offset).
  * Only the superblock is read here.
  */
@@ -275,8 +289,9 @@ export async function openSquashfs(path: string, offset: number): Promise<Squash
     if (src.size < SUPERBLOCK_SIZE) throw corrupt('file too small for a superblock');
     const sb = parseSuperblock(await src.read(0, SUPERBLOCK_SIZE), src.size);
     src.limit = sb.bytesUsed;
-    const decompress = decompressorFor(sb.compressor);
-    // Compressor options (if any) sit right after the superblock; none of our decoders needs them.
+    const decompress = decompressorFor(sb.compressor, {
+      xzFilters: sb.compressor === CompressorId.xz ? await xzFilters(src, sb) : 0,
+    });
     return new SquashfsImage(src, sb, decompress);
   } catch (err) {
     await fh.close();
