@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
-import type { KeeperEvent } from '../core/events.js';
+import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
 import { completionCommand } from './commands/completion.js';
 import { initCommand, type InitOptions } from './commands/init.js';
@@ -27,6 +27,8 @@ export interface Invocation {
   globals: () => GlobalOptions;
   output: () => Output;
   emit: (event: KeeperEvent) => void;
+  /** Routes events to another renderer (progress bars) for the rest of the command. */
+  setSink: (sink: EventSink) => void;
   setResult: (commandName: string, result: CommandResult) => void;
 }
 
@@ -106,6 +108,7 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   let result: CommandResult | undefined;
   let commandName = 'appimage-keeper';
+  let sink: EventSink | undefined;
   const getOutput = (): Output => {
     output ??= createOutput(
       { json: globals.json, quiet: globals.quiet, verbose: globals.verbose, color: globals.color },
@@ -119,7 +122,10 @@ export async function runCli(io: CliIo): Promise<number> {
     io,
     globals: () => globals,
     output: getOutput,
-    emit: (event) => renderEvent(getOutput(), event),
+    emit: (event) => (sink ? sink(event) : renderEvent(getOutput(), event)),
+    setSink: (s) => {
+      sink = s;
+    },
     setResult: (name, r) => {
       commandName = name;
       result = r;

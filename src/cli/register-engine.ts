@@ -1,8 +1,36 @@
 import type { Command } from 'commander';
 import type { Context } from '../core/context.js';
+import { checkCommand } from './commands/check.js';
+import { removeCommand, type RemoveFlags } from './commands/remove.js';
+import { updateCommand, type UpdateFlags } from './commands/update.js';
 import type { Invocation } from './main.js';
 
 /** Registers the commands that talk to the network and write state (check, update, remove). */
-export function registerEngineCommands(_program: Command, _inv: Invocation, _ctx: () => Context): void {
-  // Filled in as the engine lands.
+export function registerEngineCommands(program: Command, inv: Invocation, ctx: () => Context): void {
+  program
+    .command('check')
+    .description('resolve the latest version of each app; download nothing')
+    .argument('[apps...]', 'apps to check (default: all)')
+    .action(async (apps: string[]) => inv.setResult('check', await checkCommand(ctx(), inv.output(), apps)));
+
+  program
+    .command('update')
+    .description('resolve, download, verify and install new versions')
+    .argument('[apps...]', 'apps to update (default: all)')
+    .option('--force', 'reinstall even when up to date (also lifts a rollback hold)')
+    .option('--dry-run', 'show what would be downloaded; write nothing')
+    .option('--show-all', 'also list apps that are up to date')
+    .action(async (apps: string[], flags: UpdateFlags) =>
+      inv.setResult('update', await updateCommand(ctx(), inv.output(), apps, flags, inv.setSink)),
+    );
+
+  program
+    .command('remove')
+    .description('undo an install: file, desktop entry, icons, symlink and state')
+    .argument('[apps...]', 'apps to remove')
+    .option('--purge', 'also delete the recipe')
+    .option('--orphans', 'remove installed apps whose recipe is gone, and leftover temp files')
+    .action(async (apps: string[], flags: RemoveFlags) =>
+      inv.setResult('remove', await removeCommand(ctx(), inv.output(), apps, flags)),
+    );
 }

@@ -1,0 +1,69 @@
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
+import type { Output } from '../output.js';
+import type { CommandResult } from '../result.js';
+import { runLocked } from './engine-run.js';
+
+/** Flags of `remove`. */
+export interface RemoveFlags {
+  purge?: boolean;
+  orphans?: boolean;
+}
+
+/** `remove APP... [--purge]` and `remove --orphans`: undo installs exactly as recorded. */
+export async function removeCommand(
+  ctx: Context,
+  out: Output,
+  names: string[],
+  flags: RemoveFlags,
+): Promise<CommandResult> {
+  if (!flags.orphans && names.length === 0) {
+    throw new UsageError('USAGE', 'name at least one app to remove, or pass --orphans');
+  }
+  const { outcomes, temps } = await runLocked(
+    ctx,
+    out,
+    'remove',
+    names,
+    async (run, _entries, ws) => {
+      const known = new Set([...ws.apps.map((a) => a.name), ...run.store.appNames()]);
+      const unknown = names.filter((n) => !known.has(n));
+      if (unknown.length) {
+        throw new UsageError(
+          'UNKNOWN_APP',
+          `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+          {
+            hint: `known apps: ${[...known].sort().join(', ') || '(none)'}`,
+          },
+        );
+      }
+      const targets = flags.orphans ? [...new Set([...names, ...orphanNames(ws, run.store)])] : names;
+      const results: RemoveOutcome[] = [];
+      for (const name of targets)
+        results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true }));
+      const strays = flags.orphans ? await removeStrayTemps(ws) : [];
+      await run.store.save();
+      return { outcomes: results, temps: strays };
+    },
+    { selectFromState: true },
+  );
+  const { c } = out;
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    lines.push(`${o.errors.length ? c.red('incomplete') : c.green('removed')} ${c.bold(o.name)}`);
+    for (const p of o.removed) lines.push(c.dim(`  removed ${p}`));
+    for (const p of o.missing) lines.push(c.dim(`  already gone: ${p}`));
+    for (const p of o.skipped) lines.push(c.yellow(`  left alone (not ours): ${p}`));
+    for (const e of o.errors) lines.push(c.red(`  error: ${e}`));
+    if (o.purged_recipe) lines.push(c.dim(`  purged recipe ${o.purged_recipe}`));
+  }
+  for (const t of temps) lines.push(c.dim(`removed leftover ${t}`));
+  if (flags.orphans && outcomes.length === 0 && temps.length === 0) lines.push('no orphans found');
+  const failed = outcomes.filter((o) => o.errors.length > 0).length;
+  return {
+    exitCode: failed ? 1 : 0,
+    json: { command: 'remove', apps: outcomes, temp_files_removed: temps },
+    human: lines.join('\n'),
+  };
+}

@@ -1,0 +1,106 @@
+import type { Context } from '../../core/context.js';
+import type { EventSink } from '../../core/events.js';
+import { summarize, type AppOutcome } from '../../engine/outcome.js';
+import { updateApps } from '../../engine/update.js';
+import type { Output } from '../output.js';
+import { createProgressRenderer } from '../progress.js';
+import { renderEvent } from '../output.js';
+import { outcomeLine, summaryLine } from '../render-outcomes.js';
+import type { CommandResult } from '../result.js';
+import { formatBytes } from '../table.js';
+import { runLocked } from './engine-run.js';
+
+/** Flags of `update`. */
+export interface UpdateFlags {
+  force?: boolean;
+  dryRun?: boolean;
+  showAll?: boolean;
+}
+
+function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
+  if (showAll) return true;
+  if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
+  return o.status === 'updated' || o.status === 'rate_limited' || o.status === 'failed';
+}
+
+/** `update [APP...]`: resolve, download, verify and install; the main job. */
+export async function updateCommand(
+  ctx: Context,
+  out: Output,
+  names: string[],
+  flags: UpdateFlags,
+  setSink: (sink: EventSink) => void,
+): Promise<CommandResult> {
+  const started = Date.now();
+  const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
+  setSink(progress.onEvent);
+  let showAllConfig = false;
+  let outcomes: AppOutcome[];
+  try {
+    outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
+      showAllConfig = ws.global.show_all;
+      const result = await updateApps(run, entries, {
+        force: flags.force === true,
+        dryRun: flags.dryRun === true,
+      });
+      if (!flags.dryRun) {
+        const summary = summarize(result);
+        run.store.setLastRun({
+          command: 'update',
+          startedAt: new Date(started).toISOString(),
+          finishedAt: ctx.now().toISOString(),
+          summary: { ...summary },
+          updated: result.filter((o) => o.status === 'updated').map((o) => o.name),
+          failed: result.filter((o) => o.status === 'failed').map((o) => o.name),
+        });
+        await run.store.save();
+      }
+      return result;
+    });
+  } finally {
+    progress.stop();
+  }
+  const summary = summarize(outcomes);
+  const showAll = flags.showAll === true || showAllConfig;
+  const bytes = outcomes.reduce((n, o) => n + (o.bytes_downloaded ?? 0), 0);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const lines = outcomes
+    .filter((o) => listed(o, showAll, flags.dryRun === true))
+    .map((o) => outcomeLine(o, out));
+  const changed = summary.updated + summary.failed + summary.rate_limited > 0;
+  // --quiet from a timer: nothing at all when nothing changed.
+  if (!(out.quiet && !changed))
+    lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
+  return {
+    exitCode: summary.failed > 0 ? 1 : 0,
+    json: {
+      command: 'update',
+      dry_run: flags.dryRun === true,
+      apps: outcomes.map((o) => ({
+        name: o.name,
+        status: o.status,
+        from_version: o.from_version,
+        to_version: o.to_version,
+        path: o.path,
+        error: o.error,
+        retry_at: o.retry_at,
+        ...(o.reason ? { reason: o.reason } : {}),
+        ...(o.url ? { url: o.url } : {}),
+        ...(o.method ? { method: o.method } : {}),
+        ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
+        ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        warnings: o.warnings,
+      })),
+      summary: {
+        updated: summary.updated,
+        up_to_date: summary.up_to_date,
+        rate_limited: summary.rate_limited,
+        failed: summary.failed,
+        skipped: summary.skipped,
+      },
+      bytes_downloaded: bytes,
+      seconds: Number(seconds),
+    },
+    human: lines.join('\n'),
+  };
+}

@@ -1,0 +1,97 @@
+import cliProgress from 'cli-progress';
+import type { KeeperEvent } from '../core/events.js';
+import type { Output } from './output.js';
+import { formatBytes } from './table.js';
+
+/**
+ * Live download bars on stderr (one per active download plus a total), only when stderr is a TTY
+ * and neither --json nor --quiet is set. Other events go to `fallback`.
+ */
+export function createProgressRenderer(
+  out: Output,
+  fallback: (e: KeeperEvent) => void,
+): {
+  onEvent: (e: KeeperEvent) => void;
+  stop: () => void;
+} {
+  if (!out.live) {
+    return {
+      onEvent: (e) => (e.type.startsWith('download:') ? undefined : fallback(e)),
+      stop: () => undefined,
+    };
+  }
+  const multi = new cliProgress.MultiBar(
+    {
+      stream: out.stderr,
+      format: ' {name} |{bar}| {done} / {size}  {speed}/s  eta {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: true,
+      stopOnComplete: false,
+      barsize: 24,
+      etaBuffer: 20,
+      fps: 8,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const bars = new Map<string, { bar: cliProgress.SingleBar; started: number; total: number }>();
+  let totalBar: cliProgress.SingleBar | undefined;
+  const pending: KeeperEvent[] = [];
+  const received = new Map<string, number>();
+  const totals = new Map<string, number>();
+  const refreshTotal = (): void => {
+    const sumTotal = [...totals.values()].reduce((a, b) => a + b, 0);
+    const sumDone = [...received.values()].reduce((a, b) => a + b, 0);
+    if (!totalBar && bars.size > 1) {
+      totalBar = multi.create(sumTotal, sumDone, { name: 'total'.padEnd(16), done: '', size: '', speed: '' });
+    }
+    totalBar?.setTotal(Math.max(sumTotal, 1));
+    totalBar?.update(sumDone, { done: formatBytes(sumDone), size: formatBytes(sumTotal), speed: '' });
+  };
+  return {
+    onEvent(e) {
+      if (e.type === 'download:start') {
+        const total = e.total ?? 0;
+        const bar = multi.create(Math.max(total, 1), 0, {
+          name: e.app.slice(0, 16).padEnd(16),
+          done: formatBytes(0),
+          size: total ? formatBytes(total) : '?',
+          speed: '0 B',
+        });
+        bars.set(e.app, { bar, started: Date.now(), total });
+        totals.set(e.app, total);
+        received.set(e.app, 0);
+        refreshTotal();
+      } else if (e.type === 'download:progress') {
+        const b = bars.get(e.app);
+        if (!b) return;
+        if (e.total && e.total !== b.total) {
+          b.total = e.total;
+          b.bar.setTotal(e.total);
+          totals.set(e.app, e.total);
+        }
+        const secs = Math.max((Date.now() - b.started) / 1000, 0.001);
+        b.bar.update(e.received, {
+          done: formatBytes(e.received),
+          size: b.total ? formatBytes(b.total) : '?',
+          speed: formatBytes(Math.round(e.received / secs)),
+        });
+        received.set(e.app, e.received);
+        refreshTotal();
+      } else if (e.type === 'download:end') {
+        const b = bars.get(e.app);
+        if (b) {
+          b.bar.stop();
+          multi.remove(b.bar);
+          bars.delete(e.app);
+        }
+      } else {
+        // Writing between redraws would tear the bars; show these once the bars are gone.
+        pending.push(e);
+      }
+    },
+    stop() {
+      multi.stop();
+      for (const e of pending.splice(0)) fallback(e);
+    },
+  };
+}

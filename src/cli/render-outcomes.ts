@@ -1,0 +1,71 @@
+import type { AppOutcome, Summary } from '../engine/outcome.js';
+import type { Output } from './output.js';
+import { formatBytes } from './table.js';
+
+function retryText(iso: string): string {
+  const d = new Date(iso);
+  return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
+
+/** One human line (plus indented details) for an app's outcome. */
+export function outcomeLine(o: AppOutcome, out: Output): string {
+  const { c } = out;
+  const name = c.bold(o.name);
+  const lines: string[] = [];
+  switch (o.status) {
+    case 'updated': {
+      const how = [
+        o.bytes_downloaded !== undefined ? formatBytes(o.bytes_downloaded) : undefined,
+        o.method,
+        o.bytes_reused ? `${formatBytes(o.bytes_reused)} reused` : undefined,
+      ].filter(Boolean);
+      lines.push(
+        `${c.green('updated')}      ${name} ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
+      );
+      if (o.path) lines.push(c.dim(`             ${o.path}`));
+      break;
+    }
+    case 'up_to_date':
+      lines.push(`${c.dim('up to date')}   ${name} ${o.to_version ?? o.from_version ?? ''}`);
+      break;
+    case 'update_available':
+      lines.push(
+        `${c.cyan('available')}    ${name} ${o.from_version ?? '(not installed)'} -> ${o.to_version ?? '?'}`,
+      );
+      break;
+    case 'rate_limited':
+      lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${retryText(o.retry_at)}` : ''}`);
+      if (o.reason) lines.push(c.dim(`             ${o.reason}`));
+      break;
+    case 'skipped':
+      lines.push(`${c.dim('skipped')}      ${name}${o.reason ? c.dim(`  ${o.reason}`) : ''}`);
+      if (o.url && o.reason?.startsWith('dry run')) {
+        lines.push(c.dim(`             ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}  ${o.url}`));
+      }
+      break;
+    case 'failed':
+      lines.push(`${c.red('failed')}       ${name}: ${o.error?.message ?? 'unknown error'}`);
+      if (o.error?.hint) lines.push(c.dim(`             hint: ${o.error.hint}`));
+      if (o.from_version) lines.push(c.dim(`             ${o.from_version} stays installed`));
+      break;
+  }
+  for (const w of o.warnings) lines.push(`             ${c.yellow('warning:')} ${w}`);
+  return lines.join('\n');
+}
+
+/** The summary line; it always counts every selected app. */
+export function summaryLine(summary: Summary, command: 'check' | 'update', extra: string[] = []): string {
+  const parts =
+    command === 'check'
+      ? [
+          `${summary.update_available} update${summary.update_available === 1 ? '' : 's'} available`,
+          `${summary.up_to_date} up to date`,
+        ]
+      : [`${summary.updated} updated`, `${summary.up_to_date} up to date`];
+  parts.push(
+    `${summary.rate_limited} rate-limited`,
+    `${summary.failed} failed`,
+    `${summary.skipped} skipped`,
+  );
+  return [parts.join(', '), ...extra].join(' · ');
+}

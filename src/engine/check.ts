@@ -1,0 +1,58 @@
+import type { AppEntry } from '../config/workspace.js';
+import { LIMITS, type Run } from './run.js';
+import { mapPool } from './pool.js';
+import { outcomeFor, type AppOutcome } from './outcome.js';
+import { resolveStep } from './resolve-step.js';
+import { errorInfo } from './error-info.js';
+
+/**
+ * `check`: resolves every selected app in parallel (per-host limits) and compares with state.
+ * Downloads nothing and never touches installed files; records what it saw in state.
+ */
+export async function checkApps(run: Run, entries: readonly AppEntry[]): Promise<AppOutcome[]> {
+  const now = run.ctx.now().toISOString();
+  const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
+    const installedVersion = run.store.app(entry.name)?.installed?.version ?? null;
+    if (!entry.ok) {
+      return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(entry.error) };
+    }
+    const settings = entry.settings;
+    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', installedVersion), reason: 'ignored' };
+    const step = await resolveStep(settings, run);
+    const strategy = settings.strategy.strategy;
+    if (step.kind === 'rate_limited') {
+      return {
+        ...outcomeFor(entry.name, 'rate_limited', installedVersion),
+        retry_at: step.retryAt.toISOString(),
+        reason: step.message,
+      };
+    }
+    if (step.kind === 'failed') {
+      run.store.updateApp(entry.name, strategy, (s) => ({
+        ...s,
+        lastCheck: now,
+        lastError: { code: step.error.code, message: step.error.message, at: now },
+      }));
+      return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(step.error) };
+    }
+    const r = step.resolution;
+    // Direct recipes learn their real version from the file; when nothing changed, show that one.
+    const latestVersion = step.needsUpdate
+      ? r.version
+      : (run.store.app(entry.name)?.installed?.version ?? r.version);
+    run.store.updateApp(entry.name, strategy, (s) => ({
+      ...s,
+      lastCheck: now,
+      lastError: undefined,
+      latest: { version: latestVersion, identity: r.identity, checkedAt: now },
+    }));
+    return {
+      ...outcomeFor(entry.name, step.needsUpdate ? 'update_available' : 'up_to_date', installedVersion),
+      to_version: latestVersion,
+      path: run.store.app(entry.name)?.installed?.file ?? null,
+      url: r.url,
+      reason: step.reason,
+    };
+  });
+  return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,129 @@
+import { rm } from 'node:fs/promises';
+import type { AppSettings } from '../config/types.js';
+import { KeeperError } from '../core/errors.js';
+import { download, type DownloadResult } from '../net/download/index.js';
+import { zsyncDownload } from '../net/zsync/index.js';
+import type { Resolution } from '../strategy/types.js';
+import { tempPrefix } from '../install/naming.js';
+import type { Run } from './run.js';
+
+/** A fetched asset in a temp file inside storage_dir, with how it was fetched. */
+export interface FetchedAsset {
+  path: string;
+  size: number;
+  /** SHA-256 computed while downloading; absent when zsync assembled the file. */
+  sha256: string | undefined;
+  method: 'plain' | 'segmented' | 'zsync';
+  bytesDownloaded: number;
+  bytesReused: number;
+  warnings: string[];
+}
+
+/** The zsync control file URL for an app, or undefined when delta updates are off or impossible. */
+export function zsyncControlUrl(settings: AppSettings, resolution: Resolution): string | undefined {
+  const z = settings.zsync;
+  if (z === false) return undefined;
+  if (z === true) return `${resolution.url}.zsync`;
+  if (z === 'auto') return resolution.zsyncUrl;
+  return z;
+}
+
+/**
+ * Fetches the asset: zsync against the installed file when configured (any failure falls back to a
+ * full download, with a warning), else a plain or segmented download.
+ */
+export async function fetchAsset(
+  settings: AppSettings,
+  resolution: Resolution,
+  seedFile: string | undefined,
+  run: Run,
+): Promise<FetchedAsset> {
+  const warnings: string[] = [];
+  const { ctx } = run;
+  const prefix = tempPrefix(settings.name);
+  const stallTimeoutMs = settings.stall_timeout * 1000;
+  const control = seedFile ? zsyncControlUrl(settings, resolution) : undefined;
+  if (settings.zsync === 'auto' && seedFile && !control) {
+    warnings.push('zsync: auto, but the release has no .zsync asset; downloading the whole file');
+  }
+  if (control && seedFile) {
+    ctx.emit({
+      type: 'download:start',
+      app: settings.name,
+      url: control,
+      total: resolution.size,
+      segmented: false,
+    });
+    try {
+      const z = await zsyncDownload({
+        controlUrl: control,
+        seedPath: seedFile,
+        destDir: settings.storage_dir,
+        tempPrefix: prefix,
+        dispatcher: ctx.dispatcher,
+        stallTimeoutMs,
+        signal: run.signal,
+        onProgress: (fetched, total) =>
+          ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total }),
+      });
+      ctx.emit({ type: 'download:end', app: settings.name, bytes: z.bytesFetched });
+      return {
+        path: z.path,
+        size: z.size,
+        sha256: undefined,
+        method: 'zsync',
+        bytesDownloaded: z.bytesFetched,
+        bytesReused: z.bytesReused,
+        warnings,
+      };
+    } catch (err) {
+      if (run.signal.aborted) throw err;
+      const why = err instanceof KeeperError ? `${err.code}: ${err.message}` : String(err);
+      warnings.push(`zsync failed (${why}); fell back to a full download`);
+      ctx.emit({
+        type: 'warning',
+        app: settings.name,
+        code: 'ZSYNC_FALLBACK',
+        message: warnings[warnings.length - 1] ?? why,
+      });
+    }
+  }
+  const result: DownloadResult = await run.downloadLimiter(resolution.url, () => {
+    ctx.emit({
+      type: 'download:start',
+      app: settings.name,
+      url: resolution.url,
+      total: resolution.size,
+      segmented: settings.segmented_downloads,
+    });
+    return download({
+      url: resolution.url,
+      destDir: settings.storage_dir,
+      tempPrefix: prefix,
+      expectedSize: resolution.size,
+      validator: resolution.validator,
+      segmented: settings.segmented_downloads,
+      connections: settings.download_connections,
+      stallTimeoutMs,
+      signal: run.signal,
+      dispatcher: ctx.dispatcher,
+      onProgress: (received, total) =>
+        ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
+    });
+  });
+  ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
+  return {
+    path: result.path,
+    size: result.size,
+    sha256: result.sha256,
+    method: result.segmented ? 'segmented' : 'plain',
+    bytesDownloaded: result.size,
+    bytesReused: 0,
+    warnings,
+  };
+}
+
+/** Deletes temp files, ignoring ones already gone. */
+export async function removeTemps(...paths: (string | undefined)[]): Promise<void> {
+  await Promise.all(paths.filter((p): p is string => !!p).map((p) => rm(p, { force: true })));
+}

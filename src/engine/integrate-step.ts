@@ -1,0 +1,45 @@
+import { readAppImageMetadata } from '../appimage/metadata.js';
+import type { AppSettings } from '../config/types.js';
+import { describeError } from '../core/errors.js';
+import { integrateDesktop } from '../install/desktop-integration.js';
+import type { IntegrationState } from '../state/types.js';
+
+/** `X-AppImage-Version` of the AppImage's desktop entry, read in-process; undefined when absent or unreadable. */
+export async function readEmbeddedVersion(path: string): Promise<string | undefined> {
+  try {
+    return (await readAppImageMetadata(path)).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Installs the desktop entry and icon after the AppImage is in place. A failure never undoes the
+ * install: the previous entry stays and the outcome carries a warning; a later run retries.
+ */
+export async function integrateStep(
+  settings: AppSettings,
+  appImagePath: string,
+  symlink: string | undefined,
+  previous: IntegrationState | undefined,
+  dataHome: string,
+): Promise<{ record: IntegrationState | undefined; warnings: string[] }> {
+  if (!settings.manage_desktop_files) return { record: previous, warnings: [] };
+  try {
+    const { record, warnings } = await integrateDesktop({
+      appName: settings.name,
+      appImagePath,
+      execPath: symlink ?? appImagePath,
+      dataHome,
+      execArgs: settings.desktop_exec_args,
+      env: settings.desktop_env,
+      previous,
+    });
+    return { record, warnings };
+  } catch (err) {
+    return {
+      record: previous,
+      warnings: [`desktop integration failed, kept the previous entry: ${describeError(err)}`],
+    };
+  }
+}

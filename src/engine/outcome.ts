@@ -1,0 +1,61 @@
+/** Status of one app after a run (JSON spelling of DESIGN 3; `update_available` only from check). */
+export type AppStatus = 'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped';
+
+/** What happened to one app in one run. */
+export interface AppOutcome {
+  name: string;
+  status: AppStatus;
+  from_version: string | null;
+  to_version: string | null;
+  path: string | null;
+  error: { code: string; message: string; hint?: string | undefined } | null;
+  retry_at: string | null;
+  /** Why a skipped app was skipped: ignored, held, dry-run. */
+  reason?: string | undefined;
+  warnings: string[];
+  /** Bytes transferred for the AppImage (and reused from the old file with zsync). */
+  bytes_downloaded?: number | undefined;
+  bytes_reused?: number | undefined;
+  /** How the file was fetched: plain, segmented, zsync. */
+  method?: string | undefined;
+  /** The asset URL (dry-run shows what would be downloaded). */
+  url?: string | undefined;
+}
+
+/** Counts of every outcome, always covering all selected apps. */
+export interface Summary {
+  updated: number;
+  up_to_date: number;
+  update_available: number;
+  rate_limited: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Counts outcomes by status. */
+export function summarize(outcomes: readonly AppOutcome[]): Summary {
+  const s: Summary = {
+    updated: 0,
+    up_to_date: 0,
+    update_available: 0,
+    rate_limited: 0,
+    failed: 0,
+    skipped: 0,
+  };
+  for (const o of outcomes) s[o.status]++;
+  return s;
+}
+
+/** A blank outcome for an app, filled in by the steps. */
+export function outcomeFor(name: string, status: AppStatus, fromVersion: string | null): AppOutcome {
+  return {
+    name,
+    status,
+    from_version: fromVersion,
+    to_version: null,
+    path: null,
+    error: null,
+    retry_at: null,
+    warnings: [],
+  };
+}

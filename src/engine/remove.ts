@@ -1,0 +1,112 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Workspace } from '../config/workspace.js';
+import { describeError } from '../core/errors.js';
+import { removeIntegration } from '../install/desktop-integration.js';
+import { PREVIOUS_DIR } from '../install/place.js';
+import { removeSymlink } from '../install/symlink.js';
+import type { StateStore } from '../state/store.js';
+
+/** What `remove` did for one app. */
+export interface RemoveOutcome {
+  name: string;
+  removed: string[];
+  /** Recorded paths that were already gone (reported, not errors). */
+  missing: string[];
+  /** Paths left alone because they are not ours. */
+  skipped: string[];
+  errors: string[];
+  purged_recipe: string | null;
+}
+
+async function removeFile(path: string, out: RemoveOutcome): Promise<void> {
+  const exists = await stat(path).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    out.missing.push(path);
+    return;
+  }
+  try {
+    await rm(path, { force: true });
+    out.removed.push(path);
+  } catch (err) {
+    out.errors.push(`${path}: ${describeError(err)}`);
+  }
+}
+
+/**
+ * Undoes an install exactly as state recorded it: the AppImage, the kept previous version, desktop
+ * entry, icons, symlink and the state entry. With `purge`, the recipe goes too.
+ */
+export async function removeApp(
+  name: string,
+  ws: Workspace,
+  store: StateStore,
+  opts: { purge: boolean },
+): Promise<RemoveOutcome> {
+  const out: RemoveOutcome = { name, removed: [], missing: [], skipped: [], errors: [], purged_recipe: null };
+  const state = store.app(name);
+  if (state?.installed) await removeFile(state.installed.file, out);
+  if (state?.previous) await removeFile(state.previous.file, out);
+  if (state?.symlink) {
+    const r = await removeSymlink(state.symlink);
+    if (r === 'removed') out.removed.push(state.symlink);
+    else if (r === 'missing') out.missing.push(state.symlink);
+    else out.skipped.push(state.symlink);
+  }
+  for (const integration of [state?.integration, state?.previous?.integration]) {
+    if (!integration) continue;
+    try {
+      const r = await removeIntegration(integration);
+      out.removed.push(...r.removed.filter((p) => !out.removed.includes(p)));
+      out.missing.push(...r.missing.filter((p) => !out.missing.includes(p) && !out.removed.includes(p)));
+      out.skipped.push(...r.skipped);
+    } catch (err) {
+      out.errors.push(`desktop integration: ${describeError(err)}`);
+    }
+  }
+  if (out.errors.length === 0) store.deleteApp(name);
+  if (opts.purge) {
+    const entry = ws.apps.find((a) => a.name === name);
+    if (entry) {
+      // Folder layout: the folder holds the recipe and its scripts, so it goes as a whole.
+      const folder = dirname(entry.file);
+      const target = folder !== ws.paths.appsDir ? folder : entry.file;
+      await rm(target, { recursive: true, force: true });
+      out.purged_recipe = target;
+    }
+  }
+  return out;
+}
+
+/** State entries whose recipe is gone. */
+export function orphanNames(ws: Workspace, store: StateStore): string[] {
+  const known = new Set(ws.apps.map((a) => a.name));
+  return store.appNames().filter((n) => !known.has(n));
+}
+
+/** Leftover temp files of interrupted runs in every storage dir we know of. */
+export async function removeStrayTemps(ws: Workspace): Promise<string[]> {
+  const dirs = new Set([
+    ws.global.storage_dir,
+    ...ws.apps.flatMap((a) => (a.ok ? [a.settings.storage_dir] : [])),
+  ]);
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    for (const d of [dir, join(dir, PREVIOUS_DIR)]) {
+      const entries = await readdir(d).catch(() => [] as string[]);
+      for (const e of entries) {
+        if (e.startsWith('.appimage-keeper-') && e !== PREVIOUS_DIR) {
+          await rm(join(d, e), { force: true, recursive: true });
+          removed.push(join(d, e));
+        } else if (d.endsWith(PREVIOUS_DIR) && e.endsWith('.tmp')) {
+          await rm(join(d, e), { force: true });
+          removed.push(join(d, e));
+        }
+      }
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,52 @@
+import { stat } from 'node:fs/promises';
+import type { AppSettings } from '../config/types.js';
+import { toKeeperError, type KeeperError } from '../core/errors.js';
+import { resolveApp } from '../strategy/resolve.js';
+import type { Resolution } from '../strategy/types.js';
+import type { Run } from './run.js';
+
+/** Result of asking the strategy for the latest version and comparing it with what is installed. */
+export type ResolveStep =
+  | { kind: 'resolved'; resolution: Resolution; needsUpdate: boolean; reason: string }
+  | { kind: 'rate_limited'; retryAt: Date; message: string }
+  | { kind: 'failed'; error: KeeperError };
+
+function limiterKey(settings: AppSettings): string {
+  const s = settings.strategy;
+  return s.strategy === 'forge' ? s.repository : s.strategy === 'direct' ? s.url : `script:${settings.name}`;
+}
+
+/**
+ * Resolves one app and decides whether it needs an update: the remote identity differs from the
+ * installed one, or the installed file is missing.
+ */
+export async function resolveStep(settings: AppSettings, run: Run): Promise<ResolveStep> {
+  const installed = run.store.app(settings.name)?.installed;
+  try {
+    const outcome = await run.resolveLimiter(limiterKey(settings), () =>
+      resolveApp(settings, {
+        ctx: run.ctx,
+        store: run.store,
+        installedVersion: installed?.version,
+        memo: run.memo,
+      }),
+    );
+    if (outcome.kind === 'rate_limited') {
+      return { kind: 'rate_limited', retryAt: outcome.retryAt, message: outcome.message };
+    }
+    const resolution = outcome.resolution;
+    if (!installed) return { kind: 'resolved', resolution, needsUpdate: true, reason: 'not installed' };
+    const present = await stat(installed.file).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (!present)
+      return { kind: 'resolved', resolution, needsUpdate: true, reason: 'installed file is missing' };
+    if (resolution.identity !== installed.identity) {
+      return { kind: 'resolved', resolution, needsUpdate: true, reason: 'new version' };
+    }
+    return { kind: 'resolved', resolution, needsUpdate: false, reason: 'up to date' };
+  } catch (err) {
+    return { kind: 'failed', error: toKeeperError(err) };
+  }
+}

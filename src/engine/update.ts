@@ -1,0 +1,128 @@
+import type { AppEntry } from '../config/workspace.js';
+import { toKeeperError } from '../core/errors.js';
+import { errorInfo } from './error-info.js';
+import { installApp } from './install-app.js';
+import { outcomeFor, type AppOutcome } from './outcome.js';
+import { createSemaphore, mapPool } from './pool.js';
+import { resolveStep } from './resolve-step.js';
+import { LIMITS, type Run } from './run.js';
+
+/** Flags of `update`. */
+export interface UpdateOptions {
+  force: boolean;
+  dryRun: boolean;
+}
+
+/**
+ * `update`: resolve every selected app, then download, verify and install those that changed.
+ * State is saved after each installed app, so an interrupted run keeps what finished.
+ */
+export async function updateApps(
+  run: Run,
+  entries: readonly AppEntry[],
+  opts: UpdateOptions,
+): Promise<AppOutcome[]> {
+  const downloads = createSemaphore(LIMITS.downloadTotal);
+  let saving: Promise<void> = Promise.resolve();
+  const save = (): Promise<void> => {
+    // Serialise writes: concurrent apps finish at any time.
+    saving = saving.then(() => (opts.dryRun ? undefined : run.store.save()));
+    return saving;
+  };
+  const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
+    const state = run.store.app(entry.name);
+    const fromVersion = state?.installed?.version ?? null;
+    if (!entry.ok) return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(entry.error) };
+    const settings = entry.settings;
+    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', fromVersion), reason: 'ignored' };
+    if (state?.hold && !opts.force) {
+      return {
+        ...outcomeFor(entry.name, 'skipped', fromVersion),
+        path: state.installed?.file ?? null,
+        reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
+      };
+    }
+    const strategy = settings.strategy.strategy;
+    const now = run.ctx.now().toISOString();
+    const step = await resolveStep(settings, run);
+    if (step.kind === 'rate_limited') {
+      return {
+        ...outcomeFor(entry.name, 'rate_limited', fromVersion),
+        retry_at: step.retryAt.toISOString(),
+        reason: step.message,
+      };
+    }
+    if (step.kind === 'failed') {
+      if (!opts.dryRun) {
+        run.store.updateApp(entry.name, strategy, (s) => ({
+          ...s,
+          lastCheck: now,
+          lastError: { code: step.error.code, message: step.error.message, at: now },
+        }));
+      }
+      return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(step.error) };
+    }
+    const r = step.resolution;
+    const base = { ...outcomeFor(entry.name, 'up_to_date', fromVersion), to_version: r.version, url: r.url };
+    if (!step.needsUpdate && !opts.force) {
+      // Direct recipes learn their real version from the file; when nothing changed, show that one.
+      const version = state?.installed?.version ?? r.version;
+      if (!opts.dryRun) {
+        run.store.updateApp(entry.name, strategy, (s) => ({
+          ...s,
+          lastCheck: now,
+          lastError: undefined,
+          latest: { version, identity: r.identity, checkedAt: now },
+        }));
+      }
+      return { ...base, to_version: version, path: state?.installed?.file ?? null };
+    }
+    if (opts.dryRun) {
+      return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
+    }
+    try {
+      const result = await downloads(() => installApp(settings, r, state, run));
+      const done = run.ctx.now().toISOString();
+      run.store.updateApp(entry.name, strategy, (s) => ({
+        ...s,
+        strategy,
+        installed: result.installed,
+        previous: result.previous ? { ...result.previous, integration: s.integration } : s.previous,
+        integration: result.integration,
+        symlink: result.symlink,
+        hold: false,
+        lastCheck: done,
+        lastUpdate: done,
+        lastError: undefined,
+        latest: { version: r.version, identity: r.identity, checkedAt: done },
+      }));
+      await save();
+      return {
+        ...base,
+        status: 'updated',
+        to_version: result.installed.version,
+        path: result.installed.file,
+        warnings: result.warnings,
+        method: result.method,
+        bytes_downloaded: result.bytesDownloaded,
+        bytes_reused: result.bytesReused,
+      };
+    } catch (err) {
+      const e = toKeeperError(err);
+      run.store.updateApp(entry.name, strategy, (s) => ({
+        ...s,
+        lastCheck: now,
+        lastError: { code: e.code, message: e.message, at: now },
+      }));
+      return {
+        ...base,
+        status: 'failed',
+        to_version: r.version,
+        path: state?.installed?.file ?? null,
+        error: errorInfo(e),
+      };
+    }
+  });
+  await saving;
+  return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,19 @@
+/** Makes a version string safe inside a file name: no separators, no leading dot, bounded length. */
+export function safeVersion(version: string): string {
+  const cleaned = version
+    .trim()
+    .replace(/[^A-Za-z0-9._+-]+/g, '_')
+    .replace(/^[.]+/, '')
+    .slice(0, 64);
+  return cleaned || 'unknown';
+}
+
+/** The stored file name for an app from `naming_format`. */
+export function renderFileName(format: string, name: string, version: string): string {
+  return format.replaceAll('{name}', name).replaceAll('{version}', safeVersion(version));
+}
+
+/** Prefix of temp files for an app, so leftovers of an interrupted run can be found and removed. */
+export function tempPrefix(name: string): string {
+  return `.appimage-keeper-${name}-`;
+}
