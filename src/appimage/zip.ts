@@ -1,6 +1,5 @@
-import { open as openFile, rm } from 'node:fs/promises';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { open as openFile, rm, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import picomatch from 'picomatch';
 import yauzl from 'yauzl';
 import { KeeperError } from '../core/errors.js';
@@ -201,32 +200,6 @@ async function startsWithElf(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<bo
   return Buffer.concat(chunks).subarray(0, ELF_MAGIC.length).equals(ELF_MAGIC);
 }
 
-/** Counts bytes and stops the copy past the declared size or the absolute cap. */
-class SizeGuard extends Transform {
-  private seen = 0;
-
-  constructor(
-    private readonly declared: number,
-    private readonly name: string,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.seen += chunk.length;
-    if (this.seen > this.declared || this.seen > MAX_ENTRY_BYTES) {
-      done(
-        new KeeperError(
-          'ZIP_BOMB',
-          `entry ${this.name} inflates past its declared ${this.declared} bytes; extraction stopped`,
-        ),
-      );
-      return;
-    }
-    done(null, chunk);
-  }
-}
-
 async function extractEntry(
   zip: yauzl.ZipFile,
   entry: yauzl.Entry,
@@ -242,11 +215,18 @@ async function extractEntry(
   const temp = await createTempFile(destDir, prefix);
   try {
     const source = await openEntry(zip, entry);
-    await pipeline(
-      source,
-      new SizeGuard(entry.uncompressedSize, entry.fileName),
-      temp.handle.createWriteStream({ autoClose: false }),
-    );
+    let written = 0;
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      written += chunk.length;
+      if (written > entry.uncompressedSize || written > MAX_ENTRY_BYTES) {
+        source.destroy();
+        throw new KeeperError(
+          'ZIP_BOMB',
+          `entry ${entry.fileName} inflates past its declared ${entry.uncompressedSize} bytes; extraction stopped`,
+        );
+      }
+      await writeAll(temp.handle, chunk, written - chunk.length);
+    }
     await temp.handle.sync();
     await temp.handle.close();
     return temp.path;
@@ -263,5 +243,13 @@ async function extractEntry(
       );
     }
     throw new KeeperError('ZIP_INVALID', `cannot extract ${entry.fileName}: ${message}`, { cause: err });
+  }
+}
+
+async function writeAll(file: FileHandle, chunk: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < chunk.length) {
+    const { bytesWritten } = await file.write(chunk, done, chunk.length - done, position + done);
+    done += bytesWritten;
   }
 }
