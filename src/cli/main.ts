@@ -12,6 +12,7 @@ import { errorJson, errorText } from './render-error.js';
 import type { CommandResult } from './result.js';
 import { createContext, type GlobalOptions } from './runtime.js';
 import { registerEngineCommands } from './register-engine.js';
+import { registerOpsCommands } from './register-ops.js';
 
 /** Streams and environment of one CLI invocation (tests pass their own). */
 export interface CliIo {
@@ -94,6 +95,7 @@ function buildProgram(inv: Invocation): Command {
     .action((shell: string) => inv.setResult('completion', completionCommand(shell)));
 
   registerEngineCommands(program, inv, ctx);
+  registerOpsCommands(program, inv, ctx);
   return program;
 }
 
