@@ -49,7 +49,8 @@ function code(v: unknown): string {
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  // `<name>` would be read as an HTML tag by Markdown renderers.
+  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\n/g, ' ');
 }
 
 function globalTable(fields: readonly FieldSpec[]): string[] {
@@ -210,6 +211,15 @@ function rawMarkdown(): string {
     '(`~user` is not expanded). A relative path is resolved against the directory of the file that set it:',
     'the config directory for `config.yml`, the recipe’s folder for a recipe (the `apps/` directory for a',
     'flat recipe). `--config-dir` expands `~` and is resolved against the working directory.',
+    '',
+    '## Decisions where the specification is silent',
+    '',
+    '- An empty value is "not set" for every optional field (not only for fields without a default), so a',
+    '  recipe can write `storage_dir:` to inherit and a commented-out starter value never breaks a file.',
+    '- A token in a recipe is treated like one in `config.yml`: below `secrets.yml`, and warned about.',
+    '- `list` lists broken recipes as invalid and still exits 0: it reports, `validate` judges (exit 1).',
+    '- A missing required strategy field with a fixed set of values (`check_method`) is reported on the',
+    '  strategy block with the allowed values, since there is no line for a value that is not there.',
     '',
     '## Precedence, in one line',
     '',
