@@ -6,7 +6,7 @@
 import { request as undiciRequest } from 'undici';
 import type { Dispatcher } from 'undici';
 import { KeeperError } from '../core/errors.js';
-import { USER_AGENT } from './http-user-agent.js';
+import { USER_AGENT } from '../core/version.js';
 
 /** Options for one metadata request. */
 export interface HttpRequestOptions {

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { errors, request, type Dispatcher } from 'undici';
 import { KeeperError } from '../../core/errors.js';
 import { zsyncError } from './errors.js';
+import { USER_AGENT } from '../../core/version.js';
 
 /** Connection settings and counters shared by every request of one zsync run. */
 export interface HttpSession {
@@ -26,7 +27,6 @@ export interface OpenResponse {
 
 const MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const USER_AGENT = 'appimage-keeper (zsync)';
 
 /** First value of a response header. */
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
