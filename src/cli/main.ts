@@ -149,12 +149,12 @@ export async function runCli(io: CliIo): Promise<number> {
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (
-        err.code === 'commander.helpDisplayed' ||
-        err.code === 'commander.version' ||
-        err.code === 'commander.help'
-      ) {
-        return ExitCode.ok;
+      // --help and --version succeed; help shown because the command line was incomplete does not.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
+      if (err.code === 'commander.help' && err.exitCode === 0) return ExitCode.ok;
+      if (globals.json) {
+        const message = err.message.replace(/^error: /, '');
+        io.stdout.write(`${JSON.stringify({ command: commandName, error: { code: 'USAGE', message } })}\n`);
       }
       return ExitCode.usage;
     }

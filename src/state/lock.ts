@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { LockedError } from '../core/errors.js';
 
@@ -63,43 +64,62 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
     command,
     startedAt: new Date().toISOString(),
   };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(file, 'wx', 0o600);
+  // The lock is created complete: written to a private temp file, then hard-linked into place
+  // (link fails if the lock exists), so nobody ever reads a half-written lock.
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        await handle.writeFile(JSON.stringify(owner));
-        await handle.sync();
-      } finally {
-        await handle.close();
+        await link(tmp, file);
+        return makeHeld(file, owner);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      return makeHeld(file, owner);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = await readOwner(file);
+      const live =
+        holder !== undefined &&
+        holder.bootId === owner.bootId &&
+        (holder.pid === process.pid ? heldHere.has(file) : isAlive(holder.pid));
+      if (holder && live) {
+        throw new LockedError(
+          `another appimage-keeper run (pid ${holder.pid}, "${holder.command}", since ${holder.startedAt}) holds the lock ${file}`,
+          {
+            hint: 'wait for it to finish; if that process is not appimage-keeper, remove the lock file',
+            details: { pid: holder.pid },
+          },
+        );
+      }
+      await breakStaleLock(file, holder);
     }
-    const holder = await readOwner(file);
-    const live =
-      holder !== undefined &&
-      holder.bootId === owner.bootId &&
-      (holder.pid === process.pid ? heldHere.has(file) : isAlive(holder.pid));
-    if (holder && live) {
-      throw new LockedError(
-        `another appimage-keeper run (pid ${holder.pid}, "${holder.command}", since ${holder.startedAt}) holds the lock ${file}`,
-        {
-          hint: 'wait for it to finish; if that process is not appimage-keeper, remove the lock file',
-          details: { pid: holder.pid },
-        },
-      );
-    }
-    // Stale (other boot, dead pid, or unreadable half-written file): remove and retry.
-    if (!holder) {
-      // A half-written lock from a live process is possible for a moment; give it time.
-      await new Promise((r) => setTimeout(r, 50));
-      const again = await readOwner(file);
-      if (again) continue;
-    }
-    await rm(file, { force: true });
+  } finally {
+    await rm(tmp, { force: true });
   }
   throw new LockedError(`could not take the lock ${file}`);
+}
+
+/**
+ * Removes a stale lock without ever deleting a fresh one taken meanwhile: the file is renamed
+ * aside (only one process can move a given file), and if what was moved turns out not to be the
+ * stale owner we judged, it is linked back.
+ */
+async function breakStaleLock(file: string, stale: LockOwner | undefined): Promise<void> {
+  const aside = `${file}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    await rename(file, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  const moved = await readOwner(aside);
+  const same =
+    moved !== undefined &&
+    stale !== undefined &&
+    moved.pid === stale.pid &&
+    moved.startedAt === stale.startedAt &&
+    moved.bootId === stale.bootId;
+  if (!same && moved !== undefined) await link(aside, file).catch(() => undefined);
+  await rm(aside, { force: true });
 }
 
 function makeHeld(file: string, owner: LockOwner): HeldLock {

@@ -234,27 +234,17 @@ void describe('validate and list', () => {
     }
   });
 
-  void test(
-    'no command at all is a usage error (exit 2) with the help on stderr',
-    {
-      todo: 'commander prints help and main.ts maps commander.help to exit 0 (src/cli/main.ts, not in this task)',
-    },
-    async () => {
-      const none = await runCli([], { env: h.env });
-      assert.equal(none.code, 2);
-      assert.match(none.stderr, /Usage: appimage-keeper/);
-    },
-  );
+  void test('no command at all is a usage error (exit 2) with the help on stderr', async () => {
+    const none = await runCli([], { env: h.env });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /Usage: appimage-keeper/);
+  });
 
-  void test(
-    '--json with a bad flag still prints one JSON error document',
-    { todo: 'commander parse errors are written to stderr only (src/cli/main.ts, not in this task)' },
-    async () => {
-      const r = await runCli(['--json', 'validate', '--bogus'], { env: h.env });
-      assert.equal(r.code, 2);
-      assertOneJsonDocument(r);
-    },
-  );
+  void test('--json with a bad flag still prints one JSON error document', async () => {
+    const r = await runCli(['--json', 'validate', '--bogus'], { env: h.env });
+    assert.equal(r.code, 2);
+    assertOneJsonDocument(r);
+  });
 
   void test('secrets.yml: listed by validate, permission warning on stderr only', async () => {
     const secrets = join(h.configDir, 'secrets.yml');
