@@ -1,0 +1,271 @@
+// Shared setup of the zsync end-to-end tests: real AppImages whose versions share most blocks,
+// control files made by Debian's zsyncmake, a temp home per test pointing at the in-process sim,
+// and the built CLI run asynchronously (the sim answers from this very process).
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeAppImage } from '../../fixtures/make-appimage.js';
+import { generatedBytes, type Sim, type SimReleaseAsset } from '../../sim/index.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
+import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
+
+/** Name baked into every fixture: the runtime prints "delta <version>". */
+export const FIXTURE_NAME = 'delta';
+export const V1 = '1.0.0';
+export const V2 = '2.0.0';
+/** Incompressible filler inside each image, so the file is a few MiB and mostly filler blocks. */
+const FILLER_BYTES = 3 * 1024 * 1024;
+const FILLER_PATH = `usr/share/${FIXTURE_NAME}/filler.bin`;
+
+/** One app of `update --json`. */
+export interface AppJson {
+  name: string;
+  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
+  from_version: string | null;
+  to_version: string | null;
+  path: string | null;
+  error: { code: string; message: string; hint?: string } | null;
+  method?: string;
+  bytes_downloaded?: number;
+  bytes_reused?: number;
+  warnings: string[];
+}
+
+/** The `update --json` document. */
+export interface UpdateJson {
+  command: string;
+  apps: AppJson[];
+  summary: { updated: number; up_to_date: number; rate_limited: number; failed: number; skipped: number };
+  bytes_downloaded: number;
+}
+
+/** The part of state.json these tests read. */
+export interface StateJson {
+  apps: Record<string, { installed?: { version: string; file: string; sha256: string } } | undefined>;
+}
+
+/** The published builds, each built once per test process. */
+export interface Fixtures {
+  dir: string;
+  /** 1.0.0 with filler A. */
+  v1: Buffer;
+  /** 2.0.0, same filler A plus one small new file: most blocks shared with v1. */
+  v2Small: Buffer;
+  /** 2.0.0 with a different filler B: almost nothing shared with v1. */
+  v2Large: Buffer;
+  /** v2Small's content built for aarch64 (same blocks, other ELF machine). */
+  v2Arm: Buffer;
+}
+
+let fixtures: Promise<Fixtures> | undefined;
+
+/** Builds (once) the fixture AppImages with mksquashfs. */
+export function buildFixtures(): Promise<Fixtures> {
+  fixtures ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ak-zsync-'));
+    const fillerA = generatedBytes(7, 0, FILLER_BYTES);
+    const fillerB = generatedBytes(8, 0, FILLER_BYTES);
+    const news = { [`usr/share/${FIXTURE_NAME}/NEWS`]: `What is new in ${V2}\n` };
+    const build = async (
+      file: string,
+      version: string,
+      files: Record<string, Buffer | string>,
+      arch: 'x86_64' | 'aarch64' = 'x86_64',
+    ): Promise<Buffer> => {
+      const outFile = join(dir, file);
+      await makeAppImage({ outFile, name: FIXTURE_NAME, version, arch, extraFiles: files });
+      return readFile(outFile);
+    };
+    const [v1, v2Small, v2Large, v2Arm] = await Promise.all([
+      build('v1.AppImage', V1, { [FILLER_PATH]: fillerA }),
+      build('v2-small.AppImage', V2, { [FILLER_PATH]: fillerA, ...news }),
+      build('v2-large.AppImage', V2, { [FILLER_PATH]: fillerB }),
+      build('v2-arm.AppImage', V2, { [FILLER_PATH]: fillerA, ...news }, 'aarch64'),
+    ]);
+    return { dir, v1, v2Small, v2Large, v2Arm };
+  })();
+  return fixtures;
+}
+
+/** Removes the fixture directory. */
+export async function disposeFixtures(): Promise<void> {
+  if (!fixtures) return;
+  const { dir } = await fixtures;
+  fixtures = undefined;
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Hex SHA-256 of a buffer. */
+export function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function exec(cmd: string, args: string[], cwd?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { timeout: 20_000, ...(cwd ? { cwd } : {}) }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${cmd} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+let controlCount = 0;
+
+/** A zsync control file for `body` made by Debian's `zsyncmake -u <targetUrl>`. */
+export async function zsyncmake(body: Buffer, targetUrl: string): Promise<Buffer> {
+  const { dir } = await buildFixtures();
+  const n = controlCount++;
+  const file = join(dir, `target-${n}.AppImage`);
+  const out = join(dir, `target-${n}.zsync`);
+  await writeFile(file, body);
+  await exec('zsyncmake', ['-o', out, '-u', targetUrl, file]);
+  const control = await readFile(out);
+  await Promise.all([rm(file), rm(out)]);
+  return control;
+}
+
+/** The control file with its `SHA-1:` header replaced (the blocks still describe the real file). */
+export function withWrongSha1(control: Buffer): Buffer {
+  const text = control.toString('latin1');
+  const m = /^SHA-1: ([0-9a-f]{40})$/m.exec(text);
+  if (!m?.[1]) throw new Error('zsyncmake output has no SHA-1 header');
+  const wrong = m[1].replace(/^./, (c) => (c === '0' ? '1' : '0'));
+  return Buffer.from(text.replace(m[0], `SHA-1: ${wrong}`), 'latin1');
+}
+
+/** Runs an installed AppImage (asynchronously: the sim shares this process) and returns its stdout. */
+export function execInstalled(file: string): Promise<string> {
+  return exec(file, []).then((s) => s.trim());
+}
+
+/** A temp home whose config points at the sim, with an app recipe and CLI runners. */
+export interface World {
+  home: TmpHome;
+  storageDir: string;
+  /** Writes the forge recipe of `app` (asset glob `<app>-*`) plus extra top-level YAML. */
+  recipe(app: string, extra: string): Promise<void>;
+  update(): Promise<CliRun<UpdateJson>>;
+  /** `update` with human output. */
+  updateHuman(): Promise<CliRun>;
+  state(): Promise<StateJson>;
+  /** Our temp files left in storage_dir. */
+  temps(): Promise<string[]>;
+  cleanup(): Promise<void>;
+}
+
+/** Creates a World against `sim`: hub API on the sim, no proxies, short stall timeout. */
+export async function makeWorld(sim: Sim): Promise<World> {
+  const home = await makeTmpHome();
+  const storageDir = join(home.root, 'storage');
+  await mkdir(storageDir, { recursive: true });
+  await home.writeConfig(
+    [
+      `storage_dir: ${storageDir}`,
+      `symlink_dir: ${join(home.root, 'bin')}`,
+      `hub_release_api_url: ${sim.hubApiUrl}`,
+      `hub_release_web_url: ${sim.url}`,
+      'hub_proxy: false',
+      'stall_timeout: 5',
+      '',
+    ].join('\n'),
+  );
+  // Nothing may reach a public host: the built-in proxy list is empty.
+  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
+  return {
+    home,
+    storageDir,
+    recipe: async (app, extra) => {
+      await home.writeRecipe(
+        app,
+        [
+          `name: ${app}`,
+          'strategy:',
+          '  strategy: forge',
+          `  repository: ${sim.url}/e2e/${app}`,
+          `  asset_match: "${app}-*"`,
+          extra,
+          '',
+        ].join('\n'),
+      );
+    },
+    update: () => runCli<UpdateJson>(['--json', 'update'], { env }),
+    updateHuman: () => runCli(['update'], { env }),
+    state: async () => JSON.parse(await readFile(join(home.stateDir, 'state.json'), 'utf8')) as StateJson,
+    temps: async () =>
+      (await readdir(storageDir)).filter(
+        (n) => n.startsWith('.appimage-keeper-') && n !== '.appimage-keeper-previous',
+      ),
+    cleanup: () => home.cleanup(),
+  };
+}
+
+/** What `publish` put on the sim. */
+export interface Published {
+  assetName: string;
+  /** Path of the asset on the sim (what the sim records for its requests). */
+  path: string;
+  url: string;
+}
+
+/** Options of one published release. */
+export interface PublishOptions {
+  /** Forge digest: true = correct (default), a string = that value, false = none. */
+  digest?: boolean | string;
+  /** More assets of the release (e.g. the `.zsync` one). */
+  extra?: (p: Published) => SimReleaseAsset[];
+}
+
+/** Publishes `body` as release `version` of `e2e/<app>` with asset `<app>-<version>-x86_64.AppImage`. */
+export function publish(
+  sim: Sim,
+  app: string,
+  version: string,
+  body: Buffer,
+  opts: PublishOptions = {},
+): Published {
+  const assetName = `${app}-${version}-x86_64.AppImage`;
+  const path = `/dl/${app}/${version}/${assetName}`;
+  const url = sim.putAsset(path, body);
+  const published = { assetName, path, url };
+  const digest =
+    opts.digest === false
+      ? undefined
+      : typeof opts.digest === 'string'
+        ? opts.digest
+        : `sha256:${sha256(body)}`;
+  sim.hub.setLatest('e2e', app, {
+    tag: version,
+    assets: [{ name: assetName, url, ...(digest ? { digest } : {}) }, ...(opts.extra?.(published) ?? [])],
+  });
+  return published;
+}
+
+/** The outcome of `app`; throws with the CLI's output when absent. */
+export function appOf(run: CliRun<UpdateJson>, app: string): AppJson {
+  const found = run.json?.apps.find((a) => a.name === app);
+  if (!found) throw new Error(`no outcome for ${app}: ${run.stdout}\nstderr: ${run.stderr}`);
+  return found;
+}
+
+/** Every GET the sim received for `path` (query ignored). */
+export function getsOf(sim: Sim, path: string): { range: string | undefined }[] {
+  return sim.requests
+    .filter((r) => r.method === 'GET' && r.path.split('?')[0] === path)
+    .map((r) => ({ range: typeof r.headers.range === 'string' ? r.headers.range : undefined }));
+}
+
+/** Total bytes named by `Range: bytes=a-b,c-d` headers (clamped to the file's length). */
+export function rangeBytes(ranges: (string | undefined)[], length: number): number {
+  let total = 0;
+  for (const header of ranges) {
+    if (!header) continue;
+    for (const spec of header.replace(/^bytes=/, '').split(',')) {
+      const [a, b] = spec.trim().split('-');
+      const start = Number(a);
+      const end = Math.min(b ? Number(b) : length - 1, length - 1);
+      total += end - start + 1;
+    }
+  }
+  return total;
+}
