@@ -1,8 +1,45 @@
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../core/context.js';
+import { doctorCommand, type DoctorFlags } from './commands/doctor.js';
+import { rollbackCommand } from './commands/rollback.js';
+import { scheduleCommand, type ScheduleFlags } from './commands/schedule.js';
+import { unholdCommand } from './commands/unhold.js';
 import type { Invocation } from './main.js';
 
 /** Registers the unattended-operation commands (schedule, doctor, rollback, unhold). */
-export function registerOpsCommands(_program: Command, _inv: Invocation, _ctx: () => Context): void {
-  // Commands are added here by the unattended-operation work.
+export function registerOpsCommands(program: Command, inv: Invocation, ctx: () => Context): void {
+  program
+    .command('schedule')
+    .description('install, remove or show the systemd user timer that runs `update` unattended')
+    .addArgument(
+      new Argument('<action>', 'install, remove or status').choices(['install', 'remove', 'status']),
+    )
+    .option('--every <interval>', 'daily (default), weekly, hourly, 6h, 30m, or an OnCalendar= expression')
+    .action(async (action: string, flags: ScheduleFlags) =>
+      inv.setResult('schedule', await scheduleCommand(ctx(), inv.output(), action, flags)),
+    );
+
+  program
+    .command('doctor')
+    .description('check directories, config, state, installed files and tools; --online adds the hub API')
+    .option('--online', 'also check API reachability, the token and the rate-limit budget')
+    .action(async (flags: DoctorFlags) =>
+      inv.setResult('doctor', await doctorCommand(ctx(), inv.output(), flags)),
+    );
+
+  program
+    .command('rollback')
+    .description('restore the previous version of an app (and hold it until `unhold` or `update --force`)')
+    .argument('<app>', 'app to roll back')
+    .action(async (app: string) =>
+      inv.setResult('rollback', await rollbackCommand(ctx(), inv.output(), app)),
+    );
+
+  program
+    .command('unhold')
+    .description('let `update` handle apps held after a rollback again')
+    .argument('<apps...>', 'apps to release')
+    .action(async (apps: string[]) =>
+      inv.setResult('unhold', await unholdCommand(ctx(), inv.output(), apps)),
+    );
 }

@@ -1,0 +1,31 @@
+import type { Context } from '../../core/context.js';
+import { runDoctor } from '../../ops/doctor/run-doctor.js';
+import type { Output } from '../output.js';
+import type { CommandResult } from '../result.js';
+
+/** Flags of `doctor`. */
+export interface DoctorFlags {
+  online?: boolean;
+}
+
+/** `doctor [--online]`: one line per check with a fix hint; exit 1 when a check fails. */
+export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlags): Promise<CommandResult> {
+  const checks = await runDoctor(ctx, { online: flags.online === true });
+  const { c } = out;
+  const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
+  const lines: string[] = [];
+  for (const ch of checks) {
+    lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${ch.message}`);
+    if (ch.hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${ch.hint}`));
+  }
+  const failed = checks.filter((ch) => ch.status === 'fail').length;
+  const warned = checks.filter((ch) => ch.status === 'warn').length;
+  lines.push(
+    `${checks.length} checks: ${checks.length - failed - warned} ok, ${warned} warnings, ${failed} failed`,
+  );
+  return {
+    exitCode: failed ? 1 : 0,
+    json: { command: 'doctor', online: flags.online === true, checks },
+    human: lines.join('\n'),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { rollbackApp, type RollbackResult } from '../../ops/rollback.js';
+import type { Output } from '../output.js';
+import type { CommandResult } from '../result.js';
+import { runLocked } from './engine-run.js';
+
+/** `rollback APP`: swap in the kept previous version, restore its desktop entry, and hold the app. */
+export async function rollbackCommand(ctx: Context, out: Output, name: string): Promise<CommandResult> {
+  const result: RollbackResult = await runLocked(ctx, out, 'rollback', [name], async (run, entries) => {
+    const entry = entries[0];
+    if (!entry) throw new UsageError('USAGE', 'name the app to roll back');
+    if (!entry.ok) throw entry.error;
+    const r = await rollbackApp(entry.settings, run.store, ctx.paths.dataHome, ctx.now());
+    await run.store.save();
+    return r;
+  });
+  const { c } = out;
+  const lines = [
+    `${c.green('rolled back')} ${c.bold(result.name)} ${result.from_version} → ${result.to_version}  ${result.path}`,
+  ];
+  if (result.desktop_entry) lines.push(c.dim(`  desktop entry ${result.desktop_entry}`));
+  if (result.previous_path)
+    lines.push(c.dim(`  ${result.from_version} kept at ${result.previous_path} (rollback again to return)`));
+  for (const w of result.warnings) lines.push(c.yellow(`  warning: ${w}`));
+  lines.push(
+    `  held: update skips ${result.name} until \`appimage-keeper unhold ${result.name}\` or \`update ${result.name} --force\``,
+  );
+  return { exitCode: 0, json: { command: 'rollback', ...result }, human: lines.join('\n') };
+}

@@ -1,0 +1,167 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import {
+  installSchedule,
+  removeSchedule,
+  scheduleStatus,
+  type ScheduleChange,
+  type ScheduleStatus,
+} from '../../ops/schedule/schedule.js';
+import type { Output } from '../output.js';
+import type { CommandResult } from '../result.js';
+
+/** Flags of `schedule`. */
+export interface ScheduleFlags {
+  every?: string;
+}
+
+/** The node binary and CLI script the service should run: this very process's. */
+export function currentProgram(): { node: string; cli: string } {
+  const script = process.argv[1] ?? '';
+  let cli = resolve(script);
+  try {
+    // The npm bin link may be replaced on upgrade; the package's own file stays put.
+    cli = realpathSync(cli);
+  } catch {
+    // Keep the path as given.
+  }
+  return { node: process.execPath, cli };
+}
+
+function changeLines(out: Output, verb: string, change: ScheduleChange): string[] {
+  const { c } = out;
+  const lines = change.files.map((f) => `${verb} ${f}`);
+  if (change.commands.length === 0) return lines;
+  if (change.applied) {
+    lines.push(...change.commands.map((cmd) => c.dim(`ran: ${cmd}`)));
+  } else {
+    lines.push(
+      c.yellow(`systemctl --user was not run: ${change.reason ?? 'unavailable'}.`),
+      'Run these in your desktop session:',
+      ...change.commands.map((cmd) => `  ${cmd}`),
+    );
+  }
+  return lines;
+}
+
+function statusLines(out: Output, s: ScheduleStatus): string[] {
+  const { c } = out;
+  if (!s.installed) {
+    return [`not installed (no ${s.timer}); set it up with: appimage-keeper schedule install`];
+  }
+  const lines = [`timer      ${s.timer}${s.onCalendar ? ` (OnCalendar=${s.onCalendar})` : ''}`];
+  if (s.systemd) {
+    const d = s.systemd;
+    lines.push(`systemd    ${d.active ?? 'unknown'}, ${d.enabled ?? 'unknown'}`);
+    lines.push(`next run   ${d.nextRun ?? '-'}`);
+    const result = d.lastResult
+      ? ` (${d.lastResult}${d.lastExitStatus ? `, exit status ${d.lastExitStatus}` : ''})`
+      : '';
+    lines.push(`last run   ${d.lastRun ?? 'never'}${result}`);
+  } else {
+    lines.push(c.dim(`systemd    not asked: ${s.reason ?? 'unavailable'}`));
+  }
+  const r = s.lastRun;
+  if (r) {
+    const counts = Object.entries(r.summary)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k.replace('_', ' ')}`)
+      .join(', ');
+    lines.push(`last ${r.command.padEnd(6)} ${r.finishedAt}: ${counts || 'nothing selected'}`);
+    if (r.updated.length) lines.push(`  updated: ${r.updated.join(', ')}`);
+    if (r.failed.length) lines.push(c.red(`  failed: ${r.failed.join(', ')}`));
+  } else {
+    lines.push('last update  none recorded yet');
+  }
+  return lines;
+}
+
+/** `schedule install|remove|status`: the systemd user timer that runs `update` unattended. */
+export async function scheduleCommand(
+  ctx: Context,
+  out: Output,
+  action: string,
+  flags: ScheduleFlags,
+  program: { node: string; cli: string } = currentProgram(),
+): Promise<CommandResult> {
+  if (flags.every !== undefined && action !== 'install') {
+    throw new UsageError('USAGE', '--every only applies to `schedule install`');
+  }
+  if (action === 'install') {
+    const r = await installSchedule(ctx, { every: flags.every, ...program });
+    const lines = changeLines(out, 'wrote', r);
+    lines.splice(
+      r.files.length,
+      0,
+      `runs ${r.schedule.label} (OnCalendar=${r.schedule.onCalendar}, up to ${r.schedule.randomizedDelaySec}s random delay, catches up after downtime)`,
+    );
+    return {
+      exitCode: 0,
+      json: {
+        command: 'schedule',
+        action,
+        unit_dir: r.unitDir,
+        files: r.files,
+        on_calendar: r.schedule.onCalendar,
+        randomized_delay_sec: r.schedule.randomizedDelaySec,
+        exec_start: r.execStart,
+        applied: r.applied,
+        commands: r.commands,
+        reason: r.reason ?? null,
+      },
+      human: lines.join('\n'),
+    };
+  }
+  if (action === 'remove') {
+    const r = await removeSchedule(ctx);
+    const lines = r.files.length
+      ? changeLines(out, 'removed', r)
+      : ['no schedule installed; nothing to remove'];
+    return {
+      exitCode: 0,
+      json: {
+        command: 'schedule',
+        action,
+        unit_dir: r.unitDir,
+        files: r.files,
+        applied: r.applied,
+        commands: r.commands,
+        reason: r.reason ?? null,
+      },
+      human: lines.join('\n'),
+    };
+  }
+  if (action === 'status') {
+    const s = await scheduleStatus(ctx);
+    return {
+      exitCode: 0,
+      json: {
+        command: 'schedule',
+        action,
+        installed: s.installed,
+        unit_dir: s.unitDir,
+        timer: s.timer,
+        service: s.service,
+        on_calendar: s.onCalendar ?? null,
+        systemd: s.systemd
+          ? {
+              active: s.systemd.active ?? null,
+              enabled: s.systemd.enabled ?? null,
+              next_run: s.systemd.nextRun ?? null,
+              last_run: s.systemd.lastRun ?? null,
+              last_result: s.systemd.lastResult ?? null,
+              last_exit_status: s.systemd.lastExitStatus ?? null,
+            }
+          : null,
+        reason: s.reason ?? null,
+        last_run: s.lastRun ?? null,
+      },
+      human: statusLines(out, s).join('\n'),
+    };
+  }
+  throw new UsageError('USAGE', `unknown schedule action "${action}"`, {
+    hint: 'use install, remove or status',
+  });
+}

@@ -1,0 +1,41 @@
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { unholdApp } from '../../ops/rollback.js';
+import type { Output } from '../output.js';
+import type { CommandResult } from '../result.js';
+import { runLocked } from './engine-run.js';
+
+/** `unhold APP...`: let `update` handle held apps again. */
+export async function unholdCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
+  if (names.length === 0) throw new UsageError('USAGE', 'name at least one app to unhold');
+  const results = await runLocked(
+    ctx,
+    out,
+    'unhold',
+    names,
+    async (run, _entries, ws) => {
+      const known = new Set([...ws.apps.map((a) => a.name), ...run.store.appNames()]);
+      const unknown = names.filter((n) => !known.has(n));
+      if (unknown.length) {
+        throw new UsageError(
+          'UNKNOWN_APP',
+          `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+          {
+            hint: `known apps: ${[...known].sort().join(', ') || '(none)'}`,
+          },
+        );
+      }
+      const r = names.map((name) => ({ name, was_held: unholdApp(run.store, name) }));
+      if (r.some((x) => x.was_held)) await run.store.save();
+      return r;
+    },
+    // Apps whose recipe is gone can still carry a hold in state.
+    { selectFromState: true },
+  );
+  const lines = results.map((r) =>
+    r.was_held
+      ? `${out.c.green('unheld')} ${r.name}: the next update handles it again`
+      : `${r.name} was not held`,
+  );
+  return { exitCode: 0, json: { command: 'unhold', apps: results }, human: lines.join('\n') };
+}

@@ -1,0 +1,26 @@
+import type { Context } from '../../core/context.js';
+import { configChecks } from './config-checks.js';
+import { dirChecks } from './dir-checks.js';
+import { lockCheck } from './lock-check.js';
+import { onlineChecks } from './online-checks.js';
+import { stateChecks } from './state-checks.js';
+import { toolChecks } from './tool-checks.js';
+import type { DoctorCheck } from './types.js';
+
+/**
+ * Every doctor check, in report order. Read-only: no lock is taken and nothing is written (a
+ * corrupt state file is reported, not moved aside).
+ */
+export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
+  const config = await configChecks(ctx);
+  const [dirs, tools, state, lock] = await Promise.all([
+    dirChecks(ctx, config.ws, config.global),
+    toolChecks(ctx, config.ws, config.global),
+    stateChecks(ctx, config.ws),
+    lockCheck(ctx),
+  ]);
+  const [stateCheck, ...rest] = state;
+  const checks = [...config.checks, ...dirs, ...tools, ...(stateCheck ? [stateCheck] : []), lock, ...rest];
+  if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
+  return checks;
+}

@@ -1,0 +1,239 @@
+import { readFile, stat } from 'node:fs/promises';
+import { getExec, getGroup, MAIN_GROUP, parseDesktopEntry } from '../../appimage/desktop-entry.js';
+import type { Workspace } from '../../config/workspace.js';
+import type { Context } from '../../core/context.js';
+import type { KeeperEvent } from '../../core/events.js';
+import { StateStore } from '../../state/store.js';
+import type { AppState, StateData } from '../../state/types.js';
+import { check, type DoctorCheck } from './types.js';
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Loads state without writing; a corrupt file is a failed check, not a moved file. */
+async function loadState(ctx: Context): Promise<{ data: StateData | undefined; check: DoctorCheck }> {
+  const warnings: KeeperEvent[] = [];
+  const present = await exists(ctx.paths.stateFile);
+  try {
+    const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), (e) => warnings.push(e), {
+      readOnly: true,
+    });
+    const corrupt = warnings.find((w) => w.type === 'warning' && w.code === 'STATE_CORRUPT');
+    if (corrupt && corrupt.type === 'warning') {
+      return {
+        data: undefined,
+        check: check(
+          'state',
+          'fail',
+          corrupt.message,
+          `the next update moves it aside and re-checks every app; to keep it, restore a backup of ${ctx.paths.stateFile} first`,
+        ),
+      };
+    }
+    const data = store.snapshot();
+    const n = Object.keys(data.apps).length;
+    const cache = warnings.find((w) => w.type === 'warning' && w.code === 'CACHE_CORRUPT');
+    if (cache && cache.type === 'warning') {
+      return {
+        data,
+        check: check(
+          'state',
+          'warn',
+          `${cache.message}; state itself is fine`,
+          'the next run rebuilds the cache',
+        ),
+      };
+    }
+    return {
+      data,
+      check: check(
+        'state',
+        'ok',
+        present
+          ? `${ctx.paths.stateFile} is readable (${n} app${n === 1 ? '' : 's'})`
+          : 'no state yet: nothing installed',
+      ),
+    };
+  } catch (err) {
+    return {
+      data: undefined,
+      check: check(
+        'state',
+        'fail',
+        `cannot read ${ctx.paths.stateFile}: ${(err as Error).message}`,
+        'fix the permissions of the state directory',
+      ),
+    };
+  }
+}
+
+/** The program a desktop entry launches: TryExec, else Exec after any `env NAME=value` words. */
+async function launcherTarget(desktopFile: string): Promise<string | undefined> {
+  const entry = parseDesktopEntry(await readFile(desktopFile, 'utf8'));
+  const group = getGroup(entry, MAIN_GROUP);
+  const tryExec = getExec(group, 'TryExec')?.[0];
+  if (tryExec) return tryExec;
+  const exec = getExec(group) ?? [];
+  let i = exec[0] === 'env' ? 1 : 0;
+  if (i === 1) while (i < exec.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(exec[i] ?? '')) i++;
+  return exec[i];
+}
+
+async function installedProblems(apps: [string, AppState][]): Promise<{ fails: string[]; warns: string[] }> {
+  const fails: string[] = [];
+  const warns: string[] = [];
+  for (const [name, s] of apps) {
+    if (s.installed && !(await exists(s.installed.file)))
+      fails.push(`${name}: ${s.installed.file} is missing`);
+    if (s.previous && !(await exists(s.previous.file)))
+      warns.push(`${name}: kept previous version ${s.previous.file} is missing (no rollback)`);
+  }
+  return { fails, warns };
+}
+
+async function integrationProblems(
+  apps: [string, AppState][],
+): Promise<{ fails: string[]; warns: string[]; count: number }> {
+  const fails: string[] = [];
+  const warns: string[] = [];
+  let count = 0;
+  for (const [name, s] of apps) {
+    const integ = s.integration;
+    if (!integ) continue;
+    count++;
+    if (!(await exists(integ.desktopFile))) {
+      fails.push(`${name}: desktop entry ${integ.desktopFile} is missing`);
+      continue;
+    }
+    const target = await launcherTarget(integ.desktopFile).catch(() => undefined);
+    if (!target) fails.push(`${name}: ${integ.desktopFile} has no Exec line`);
+    else if (target.startsWith('/') && !(await exists(target)))
+      fails.push(`${name}: ${integ.desktopFile} launches ${target}, which is missing`);
+    for (const icon of integ.icons) if (!(await exists(icon))) warns.push(`${name}: icon ${icon} is missing`);
+  }
+  return { fails, warns, count };
+}
+
+async function symlinkProblems(apps: [string, AppState][]): Promise<{ fails: string[]; count: number }> {
+  const fails: string[] = [];
+  let count = 0;
+  for (const [name, s] of apps) {
+    if (!s.symlink) continue;
+    count++;
+    // stat follows the link: a dangling one fails like a missing one.
+    if (!(await exists(s.symlink))) fails.push(`${name}: symlink ${s.symlink} is missing or dangling`);
+  }
+  return { fails, count };
+}
+
+function summarize(
+  id: string,
+  fails: string[],
+  warns: string[],
+  okMessage: string,
+  hint: string,
+): DoctorCheck {
+  if (fails.length) return check(id, 'fail', [...fails, ...warns].join('; '), hint);
+  if (warns.length) return check(id, 'warn', warns.join('; '), hint);
+  return check(id, 'ok', okMessage);
+}
+
+function appsOf(fails: string[]): string {
+  return [...new Set(fails.map((f) => f.split(':')[0] ?? ''))].join(' ');
+}
+
+/** State readable, orphans, installed files, desktop entries, symlinks, holds, last run. */
+export async function stateChecks(ctx: Context, ws: Workspace | undefined): Promise<DoctorCheck[]> {
+  const { data, check: stateCheck } = await loadState(ctx);
+  const checks = [stateCheck];
+  const apps = Object.entries(data?.apps ?? {}).sort(([a], [b]) => a.localeCompare(b));
+
+  if (ws) {
+    const known = new Set(ws.apps.map((a) => a.name));
+    const orphans = apps.map(([n]) => n).filter((n) => !known.has(n));
+    checks.push(
+      orphans.length
+        ? check(
+            'orphans',
+            'warn',
+            `installed apps without a recipe: ${orphans.join(', ')}`,
+            'remove them with: appimage-keeper remove --orphans (or restore their recipes)',
+          )
+        : check('orphans', 'ok', 'every installed app has a recipe'),
+    );
+  } else {
+    checks.push(
+      check(
+        'orphans',
+        'warn',
+        'not checked: the configuration is invalid',
+        'fix config.yml or secrets.yml first',
+      ),
+    );
+  }
+
+  const installed = await installedProblems(apps);
+  const nInstalled = apps.filter(([, s]) => s.installed).length;
+  checks.push(
+    summarize(
+      'installed-files',
+      installed.fails,
+      installed.warns,
+      `${nInstalled} installed file${nInstalled === 1 ? '' : 's'} present`,
+      `reinstall with: appimage-keeper update ${appsOf(installed.fails) || appsOf(installed.warns)} --force`,
+    ),
+  );
+  const integ = await integrationProblems(apps);
+  checks.push(
+    summarize(
+      'desktop-entries',
+      integ.fails,
+      integ.warns,
+      `${integ.count} desktop entr${integ.count === 1 ? 'y' : 'ies'} point at existing files`,
+      `rebuild with: appimage-keeper update ${appsOf(integ.fails) || appsOf(integ.warns)} --force`,
+    ),
+  );
+  const links = await symlinkProblems(apps);
+  checks.push(
+    summarize(
+      'symlinks',
+      links.fails,
+      [],
+      `${links.count} symlink${links.count === 1 ? '' : 's'} resolve`,
+      `recreate with: appimage-keeper update ${appsOf(links.fails)} --force`,
+    ),
+  );
+
+  const held = apps.filter(([, s]) => s.hold).map(([n]) => n);
+  checks.push(
+    held.length
+      ? check(
+          'holds',
+          'warn',
+          `held after a rollback (not updated): ${held.join(', ')}`,
+          `resume updates with: appimage-keeper unhold ${held.join(' ')}`,
+        )
+      : check('holds', 'ok', 'no app is held'),
+  );
+
+  const last = data?.lastRun;
+  const erroring = apps.filter(([, s]) => s.lastError).map(([n, s]) => `${n} (${s.lastError?.code ?? ''})`);
+  if (!last) checks.push(check('last-run', 'ok', 'no update recorded yet'));
+  else if (last.failed.length || erroring.length) {
+    checks.push(
+      check(
+        'last-run',
+        'warn',
+        `last ${last.command} at ${last.finishedAt}: failed ${last.failed.join(', ') || '-'}${erroring.length ? `; last errors: ${erroring.join(', ')}` : ''}`,
+        'see why with: appimage-keeper update --show-all (or --json)',
+      ),
+    );
+  } else {
+    checks.push(check('last-run', 'ok', `last ${last.command} at ${last.finishedAt} had no failures`));
+  }
+  return checks;
+}

@@ -1,0 +1,206 @@
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Context } from '../../core/context.js';
+import { KeeperError, UsageError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
+import { StateStore } from '../../state/store.js';
+import type { RunRecord } from '../../state/types.js';
+import { findProgram } from '../find-program.js';
+import { runProgram } from '../run-program.js';
+import { parseInterval, type TimerSchedule } from './interval.js';
+import {
+  commandLine,
+  locateSystemctl,
+  parseShow,
+  systemctlUser,
+  unusableReason,
+  usable,
+  type SystemctlAccess,
+} from './systemctl.js';
+import { unitLocation, type UnitLocation } from './unit-location.js';
+import { readOnCalendar, renderUnits, serviceArgv } from './units.js';
+
+/** What `schedule install` and `schedule remove` did, or left for the user to do. */
+export interface ScheduleChange {
+  unitDir: string;
+  files: string[];
+  /** systemctl commands, run (applied) or to be run by the user (not applied). */
+  commands: string[];
+  applied: boolean;
+  /** Why the commands were not run. */
+  reason: string | undefined;
+}
+
+/** Result of `schedule install`. */
+export interface ScheduleInstall extends ScheduleChange {
+  schedule: TimerSchedule;
+  execStart: string[];
+}
+
+/** Timer and service properties reported by the user manager. */
+export interface SystemdStatus {
+  active: string | undefined;
+  enabled: string | undefined;
+  nextRun: string | undefined;
+  lastRun: string | undefined;
+  lastResult: string | undefined;
+  lastExitStatus: string | undefined;
+}
+
+/** Result of `schedule status`. */
+export interface ScheduleStatus {
+  installed: boolean;
+  unitDir: string;
+  timer: string;
+  service: string;
+  onCalendar: string | undefined;
+  /** Undefined when systemctl could not be asked (see `reason`). */
+  systemd: SystemdStatus | undefined;
+  reason: string | undefined;
+  lastRun: RunRecord | undefined;
+}
+
+async function apply(
+  access: SystemctlAccess,
+  steps: string[][],
+): Promise<{ commands: string[]; applied: boolean; reason: string | undefined }> {
+  const commands = steps.map(commandLine);
+  if (!usable(access)) return { commands, applied: false, reason: unusableReason(access) };
+  for (const [i, step] of steps.entries()) {
+    const r = await systemctlUser(access, step);
+    if (r.code !== 0) {
+      throw new KeeperError('SCHEDULE_SYSTEMCTL', `${commands[i] ?? ''} failed: ${r.stderr.trim()}`, {
+        hint: `the unit files are written; run the remaining commands yourself:\n    ${commands.slice(i).join('\n    ')}`,
+      });
+    }
+  }
+  return { commands, applied: true, reason: undefined };
+}
+
+async function checkCalendar(ctx: Context, schedule: TimerSchedule): Promise<void> {
+  const analyze = await findProgram('systemd-analyze', ctx.env);
+  if (!analyze || !schedule.label.startsWith('OnCalendar=')) return;
+  const r = await runProgram(analyze, ['calendar', schedule.onCalendar], { env: ctx.env });
+  // Only a clean "invalid" answer counts; a sandbox that cannot run it says nothing about the value.
+  if (r.code !== 0 && /Failed to parse calendar/i.test(r.stderr)) {
+    throw new UsageError('SCHEDULE_INTERVAL', `invalid OnCalendar= expression: ${schedule.onCalendar}`, {
+      hint: 'see `man systemd.time`, e.g. "Mon..Fri 09:00" or "*-*-* 04:00:00"; or use daily, weekly, 6h',
+    });
+  }
+}
+
+/**
+ * Writes the user service and timer for `<node> <cli> [--config-dir DIR] --quiet update`, then
+ * reloads and enables the timer through `systemctl --user` when a user bus exists.
+ */
+export async function installSchedule(
+  ctx: Context,
+  opts: { every?: string | undefined; node: string; cli: string },
+): Promise<ScheduleInstall> {
+  const schedule = parseInterval(opts.every);
+  await checkCalendar(ctx, schedule);
+  const loc = unitLocation(ctx.paths, ctx.env);
+  const cmd = { node: opts.node, cli: opts.cli, configDir: loc.configDir };
+  const units = renderUnits(loc.base, cmd, schedule);
+  await mkdir(loc.dir, { recursive: true });
+  await writeFileAtomic(loc.servicePath, units.service, 0o644);
+  await writeFileAtomic(loc.timerPath, units.timer, 0o644);
+  const access = await locateSystemctl(ctx.env);
+  const done = await apply(access, [['daemon-reload'], ['enable', '--now', loc.timerName]]);
+  return {
+    unitDir: loc.dir,
+    files: [loc.servicePath, loc.timerPath],
+    schedule,
+    execStart: serviceArgv(cmd),
+    ...done,
+  };
+}
+
+/** Disables the timer (when systemctl is usable), deletes both unit files and reloads. */
+export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
+  const loc = unitLocation(ctx.paths, ctx.env);
+  const access = await locateSystemctl(ctx.env);
+  const present = await Promise.all([exists(loc.servicePath), exists(loc.timerPath)]);
+  const files = [loc.servicePath, loc.timerPath].filter((_, i) => present[i]);
+  if (files.length === 0) {
+    return { unitDir: loc.dir, files: [], commands: [], applied: true, reason: undefined };
+  }
+  if (!usable(access)) {
+    // Without the user manager, do what `disable` does by hand (drop the wants link), delete the
+    // files, and leave stopping the already-loaded timer to a session that has a bus.
+    await rm(join(loc.dir, 'timers.target.wants', loc.timerName), { force: true });
+    await Promise.all(files.map((f) => rm(f, { force: true })));
+    const commands = [commandLine(['stop', loc.timerName]), commandLine(['daemon-reload'])];
+    return { unitDir: loc.dir, files, commands, applied: false, reason: unusableReason(access) };
+  }
+  const first = await apply(access, [['disable', '--now', loc.timerName]]);
+  await Promise.all(files.map((f) => rm(f, { force: true })));
+  const second = await apply(access, [['daemon-reload']]);
+  return {
+    unitDir: loc.dir,
+    files,
+    commands: [...first.commands, ...second.commands],
+    applied: true,
+    reason: undefined,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return readFile(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function systemdStatus(
+  access: SystemctlAccess & { path: string },
+  loc: UnitLocation,
+): Promise<SystemdStatus> {
+  const timer = await systemctlUser(access, [
+    'show',
+    loc.timerName,
+    '--property=ActiveState,UnitFileState,NextElapseUSecRealtime,LastTriggerUSec',
+  ]);
+  const service = await systemctlUser(access, ['show', loc.serviceName, '--property=Result,ExecMainStatus']);
+  if (timer.code !== 0) {
+    throw new KeeperError(
+      'SCHEDULE_SYSTEMCTL',
+      `${commandLine(['show', loc.timerName])} failed: ${timer.stderr.trim()}`,
+    );
+  }
+  const t = parseShow(timer.stdout);
+  const s = service.code === 0 ? parseShow(service.stdout) : {};
+  const value = (v: string | undefined): string | undefined => (v && v !== 'n/a' ? v : undefined);
+  return {
+    active: value(t.ActiveState),
+    enabled: value(t.UnitFileState),
+    nextRun: value(t.NextElapseUSecRealtime),
+    lastRun: value(t.LastTriggerUSec),
+    lastResult: value(s.Result),
+    lastExitStatus: value(s.ExecMainStatus),
+  };
+}
+
+/** Installed units, next and last run from the user manager, and the last run's outcome from state. */
+export async function scheduleStatus(ctx: Context): Promise<ScheduleStatus> {
+  const loc = unitLocation(ctx.paths, ctx.env);
+  const timerText = await readFile(loc.timerPath, 'utf8').catch(() => undefined);
+  const installed = timerText !== undefined && (await exists(loc.servicePath));
+  const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
+  const access = await locateSystemctl(ctx.env);
+  let systemd: SystemdStatus | undefined;
+  let reason: string | undefined;
+  if (!installed) reason = 'not installed';
+  else if (!usable(access)) reason = unusableReason(access);
+  else systemd = await systemdStatus(access, loc);
+  return {
+    installed,
+    unitDir: loc.dir,
+    timer: loc.timerPath,
+    service: loc.servicePath,
+    onCalendar: timerText === undefined ? undefined : readOnCalendar(timerText),
+    systemd,
+    reason,
+    lastRun: store.snapshot().lastRun,
+  };
+}

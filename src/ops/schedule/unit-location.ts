@@ -1,0 +1,36 @@
+import { basename, dirname, join } from 'node:path';
+import { resolvePaths, type Paths } from '../../config/paths.js';
+import { unitBaseName } from './units.js';
+
+/** Where the unit files of this config dir live and what they are called. */
+export interface UnitLocation {
+  /** `$XDG_CONFIG_HOME/systemd/user` */
+  dir: string;
+  base: string;
+  servicePath: string;
+  timerPath: string;
+  serviceName: string;
+  timerName: string;
+  /** The config dir to pass with --config-dir, when it is not the default. */
+  configDir: string | undefined;
+}
+
+/**
+ * Each config dir gets its own pair of units (a non-default one is named after its state profile),
+ * so two profiles never overwrite each other's timer.
+ */
+export function unitLocation(paths: Paths, env: NodeJS.ProcessEnv): UnitLocation {
+  const defaults = resolvePaths(env);
+  const custom = paths.configDir !== defaults.configDir;
+  const base = unitBaseName(custom ? basename(paths.stateDir) : undefined);
+  const dir = join(dirname(defaults.configDir), 'systemd', 'user');
+  return {
+    dir,
+    base,
+    servicePath: join(dir, `${base}.service`),
+    timerPath: join(dir, `${base}.timer`),
+    serviceName: `${base}.service`,
+    timerName: `${base}.timer`,
+    configDir: custom ? paths.configDir : undefined,
+  };
+}
