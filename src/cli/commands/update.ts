@@ -2,6 +2,8 @@ import type { Context } from '../../core/context.js';
 import type { EventSink } from '../../core/events.js';
 import { summarize, type AppOutcome } from '../../engine/outcome.js';
 import { updateApps } from '../../engine/update.js';
+import type { Workspace } from '../../config/workspace.js';
+import { notifyAfterUpdate } from '../../ops/notify.js';
 import type { Output } from '../output.js';
 import { createProgressRenderer } from '../progress.js';
 import { renderEvent } from '../output.js';
@@ -35,10 +37,12 @@ export async function updateCommand(
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);
   let showAllConfig = false;
+  let workspace: Workspace | undefined;
   let outcomes: AppOutcome[];
   try {
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
+      workspace = ws;
       const result = await updateApps(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
@@ -60,6 +64,8 @@ export async function updateCommand(
   } finally {
     progress.stop();
   }
+  // After the lock is released: a slow notification daemon must not hold up the next run.
+  if (!flags.dryRun && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
   const summary = summarize(outcomes);
   const showAll = flags.showAll === true || showAllConfig;
   const bytes = outcomes.reduce((n, o) => n + (o.bytes_downloaded ?? 0), 0);
