@@ -15,6 +15,11 @@ async function present(path: string | undefined, follow = true): Promise<boolean
   );
 }
 
+// A day is enough in a table; --json has the full timestamps.
+function day(iso: string | null): string {
+  return iso ? iso.slice(0, 10) : '-';
+}
+
 /** `list`: every recipe with what is installed for it; reads state, never writes or locks. */
 export async function listCommand(
   ctx: Context,
@@ -41,6 +46,7 @@ export async function listCommand(
         ignored: app.ok ? app.settings.ignore : false,
         held: s?.hold === true,
         version: s?.installed?.version ?? null,
+        previous_version: s?.previous?.version ?? null,
         path: file ?? null,
         file_present: fileStat !== undefined,
         size: fileStat?.size ?? null,
@@ -57,7 +63,9 @@ export async function listCommand(
   );
   const { c } = out;
   const rows = [
-    ['NAME', 'STRATEGY', 'VERSION', 'SIZE', 'DESKTOP', 'SYMLINK', 'STATUS', 'FILE'].map((h) => c.bold(h)),
+    ['NAME', 'STRATEGY', 'VERSION', 'SIZE', 'CHECKED', 'UPDATED', 'DESKTOP', 'SYMLINK', 'STATUS', 'FILE'].map(
+      (h) => c.bold(h),
+    ),
   ];
   for (const a of apps) {
     const status = !a.valid
@@ -76,6 +84,8 @@ export async function listCommand(
       a.strategy ?? '-',
       a.version ?? '-',
       a.size === null ? '-' : formatBytes(a.size),
+      day(a.last_check),
+      day(a.last_update),
       a.desktop_entry ? (a.desktop_entry_present ? 'yes' : c.red('missing')) : a.integration ? '-' : 'off',
       a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
       status,
