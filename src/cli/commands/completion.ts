@@ -1,8 +1,21 @@
 import { UsageError } from '../../core/errors.js';
 import type { CommandResult } from '../result.js';
 
-const COMMANDS = ['init', 'validate', 'list', 'check', 'update', 'remove', 'doctor', 'schema', 'completion'];
-const APP_COMMANDS = ['validate', 'check', 'update', 'remove'];
+const COMMANDS = [
+  'init',
+  'validate',
+  'list',
+  'check',
+  'update',
+  'remove',
+  'rollback',
+  'unhold',
+  'schedule',
+  'doctor',
+  'schema',
+  'completion',
+];
+const APP_COMMANDS = ['validate', 'check', 'update', 'remove', 'rollback', 'unhold'];
 const GLOBAL_FLAGS = ['--config-dir', '--json', '--no-color', '--quiet', '--verbose', '--help', '--version'];
 
 function bash(): string {
@@ -27,6 +40,8 @@ _appimage_keeper() {
       else COMPREPLY=($(compgen -W "$(appimage-keeper list --names 2>/dev/null)" -- "$cur")); fi ;;
     init) COMPREPLY=($(compgen -W "--global --app --strategy --force forge direct script" -- "$cur")) ;;
     schema) COMPREPLY=($(compgen -W "config recipe" -- "$cur")) ;;
+    schedule) COMPREPLY=($(compgen -W "install remove status --every" -- "$cur")) ;;
+    doctor) COMPREPLY=($(compgen -W "--online" -- "$cur")) ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
   esac
 }
@@ -48,6 +63,8 @@ _appimage_keeper() {
     ${APP_COMMANDS.join('|')}) compadd -- \${(f)"$(appimage-keeper list --names 2>/dev/null)"} ;;
     init) compadd -- --global --app --strategy --force forge direct script ;;
     schema) compadd -- config recipe ;;
+    schedule) compadd -- install remove status --every ;;
+    doctor) compadd -- --online ;;
     completion) compadd -- bash zsh fish ;;
   esac
 }
@@ -63,6 +80,9 @@ function fish(): string {
     `complete -c appimage-keeper -n "__fish_seen_subcommand_from ${APP_COMMANDS.join(' ')}" -a "(appimage-keeper list --names 2>/dev/null)"`,
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from schema" -a "config recipe"',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from completion" -a "bash zsh fish"',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from schedule" -a "install remove status"',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from schedule" -l every -r',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from doctor" -l online',
     'complete -c appimage-keeper -l config-dir -r -F',
     'complete -c appimage-keeper -l json',
     'complete -c appimage-keeper -l no-color',
