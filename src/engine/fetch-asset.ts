@@ -14,6 +14,7 @@ export interface FetchedAsset {
   /** SHA-256 computed while downloading; absent when zsync assembled the file. */
   sha256: string | undefined;
   method: 'plain' | 'segmented' | 'zsync';
+  /** Body bytes transferred for this asset, a failed zsync attempt before a fallback included. */
   bytesDownloaded: number;
   bytesReused: number;
   warnings: string[];
@@ -46,6 +47,8 @@ export async function fetchAsset(
   if (settings.zsync === 'auto' && seedFile && !control) {
     warnings.push('zsync: auto, but the release has no .zsync asset; downloading the whole file');
   }
+  // Bytes a failed delta attempt transferred: the report counts them on top of the full download.
+  let spentOnZsync = 0;
   if (control && seedFile) {
     ctx.emit({
       type: 'download:start',
@@ -78,6 +81,7 @@ export async function fetchAsset(
       };
     } catch (err) {
       if (run.signal.aborted) throw err;
+      spentOnZsync = fetchedBeforeFailure(err);
       const why = err instanceof KeeperError ? `${err.code}: ${err.message}` : String(err);
       warnings.push(`zsync failed (${why}); fell back to a full download`);
       ctx.emit({
@@ -117,10 +121,15 @@ export async function fetchAsset(
     size: result.size,
     sha256: result.sha256,
     method: result.segmented ? 'segmented' : 'plain',
-    bytesDownloaded: result.size,
+    bytesDownloaded: result.size + spentOnZsync,
     bytesReused: 0,
     warnings,
   };
+}
+
+function fetchedBeforeFailure(err: unknown): number {
+  const n = err instanceof KeeperError ? err.details?.bytesFetched : undefined;
+  return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 }
 
 /** Deletes temp files, ignoring ones already gone. */

@@ -76,7 +76,8 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
 /**
  * Rebuilds the file a `.zsync` control file describes from the local seed plus HTTP range
  * requests for the blocks the seed lacks. On any failure the temp file is removed and a
- * `ZSYNC_*` KeeperError is thrown, so the caller can fall back to a full download.
+ * `ZSYNC_*` KeeperError is thrown, so the caller can fall back to a full download; its
+ * `details.bytesFetched` and `details.requests` count what the failed attempt transferred.
  */
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
   const session: HttpSession = {
@@ -86,6 +87,28 @@ export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
     requests: 0,
     bytesFetched: 0,
   };
+  try {
+    return await rebuild(req, session);
+  } catch (err) {
+    throw withTransferCounts(err, session);
+  }
+}
+
+/**
+ * A failed delta update still cost bandwidth; the caller falls back to a full download and must
+ * be able to report both, so the counters travel in the error's details.
+ */
+function withTransferCounts(err: unknown, session: HttpSession): unknown {
+  if (!(err instanceof KeeperError)) return err;
+  return new KeeperError(err.code, err.message, {
+    hint: err.hint,
+    cause: err.cause,
+    exitCode: err.exitCode,
+    details: { ...err.details, bytesFetched: session.bytesFetched, requests: session.requests },
+  });
+}
+
+async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncResult> {
   const control = parseControlFile(await fetchControlFile(session, req.controlUrl));
   const expectedSha1 = control.sha1;
   if (expectedSha1 === undefined)
