@@ -83,8 +83,8 @@ function zsyncOutcome(run: CliRun<UpdateJson>, app: string): AppJson {
   return o;
 }
 
-describe('zsync delta updates through update', () => {
-  test('small change (zsync: true, relative URL): most bytes reused, few fetched', async () => {
+void describe('zsync delta updates through update', () => {
+  void test('small change (zsync: true, relative URL): most bytes reused, few fetched', async () => {
     const app = 'small';
     const world = await installedV1(app, 'zsync: true');
     const v2 = publish(sim, app, V2, fx.v2Small);
@@ -109,7 +109,7 @@ describe('zsync delta updates through update', () => {
     await assertInstalled(world, app, o, fx.v2Small);
   });
 
-  test('large change (control file URL, absolute URL inside): nearly everything fetched', async () => {
+  void test('large change (control file URL, absolute URL inside): nearly everything fetched', async () => {
     const app = 'large';
     const controlPath = `/zsync/${app}/latest.zsync`;
     const world = await installedV1(app, `zsync: ${sim.url}${controlPath}`);
@@ -136,7 +136,7 @@ describe('zsync delta updates through update', () => {
     await assertInstalled(world, app, o, fx.v2Large);
   });
 
-  test('identical content under a new tag: only the control file is fetched', async () => {
+  void test('identical content under a new tag: only the control file is fetched', async () => {
     const app = 'retag';
     const world = await installedV1(app, 'zsync: true');
     const v2 = publish(sim, app, V2, fx.v1);
@@ -151,7 +151,7 @@ describe('zsync delta updates through update', () => {
     await assertInstalled(world, app, o, fx.v1);
   });
 
-  test('human output reports the method, bytes fetched and bytes reused', async () => {
+  void test('human output reports the method, bytes fetched and bytes reused', async () => {
     const app = 'human';
     const world = await installedV1(app, 'zsync: true');
     const v2 = publish(sim, app, V2, fx.v2Small);

@@ -1,0 +1,232 @@
+// Delta updates that cannot work: every zsync failure falls back to the normal download with a
+// visible warning and still installs exactly the published v2; `zsync: auto` uses the release's
+// `.zsync` asset when there is one; and the usual verification still judges a zsync result.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { startSim, type Sim } from '../../sim/index.js';
+import type { CliRun } from '../helpers/run-cli.js';
+import {
+  appOf,
+  buildFixtures,
+  disposeFixtures,
+  execInstalled,
+  FIXTURE_NAME,
+  getsOf,
+  makeWorld,
+  publish,
+  rangeBytes,
+  sha256,
+  V1,
+  V2,
+  withWrongSha1,
+  zsyncmake,
+  type AppJson,
+  type Fixtures,
+  type UpdateJson,
+  type World,
+} from './harness.js';
+
+let sim: Sim;
+let fx: Fixtures;
+const worlds: World[] = [];
+
+before(async () => {
+  [sim, fx] = await Promise.all([startSim(), buildFixtures()]);
+});
+after(async () => {
+  await Promise.all(worlds.map((w) => w.cleanup()));
+  await sim.stop();
+  await disposeFixtures();
+});
+
+/** A home with the recipe of `app` and v1 installed by a plain first `update`. */
+async function installedV1(app: string, recipeExtra: string): Promise<World> {
+  const world = await makeWorld(sim);
+  worlds.push(world);
+  await world.recipe(app, recipeExtra);
+  publish(sim, app, V1, fx.v1);
+  const run = await world.update();
+  const o = appOf(run, app);
+  assert.equal(o.status, 'updated', run.stdout);
+  assert.equal(o.method, 'plain');
+  // `auto` with a v1 that has no .zsync asset: nothing to seed from, so no warning either.
+  assert.deepEqual(o.warnings, []);
+  return world;
+}
+
+/** The app ended on the published v2 through a full download, with exactly one zsync warning. */
+async function assertFellBack(
+  world: World,
+  run: CliRun<UpdateJson>,
+  app: string,
+  warning: RegExp,
+): Promise<AppJson> {
+  const o = appOf(run, app);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(o.status, 'updated', JSON.stringify(o));
+  assert.equal(o.method, 'plain', 'the normal download took over');
+  assert.equal(o.bytes_reused, 0);
+  assert.ok((o.bytes_downloaded ?? 0) >= fx.v2Small.length);
+  assert.equal(o.warnings.length, 1, JSON.stringify(o.warnings));
+  assert.match(o.warnings[0] ?? '', warning);
+  await assertV2Installed(world, app, o);
+  return o;
+}
+
+async function assertV2Installed(world: World, app: string, o: AppJson): Promise<void> {
+  assert.equal(o.to_version, V2);
+  assert.ok(o.path);
+  assert.equal(sha256(await readFile(o.path)), sha256(fx.v2Small), 'installed file equals the published v2');
+  assert.equal(await execInstalled(o.path), `${FIXTURE_NAME} ${V2}`);
+  assert.equal((await world.state()).apps[app]?.installed?.version, V2);
+  assert.deepEqual(await world.temps(), [], 'no temp files left');
+}
+
+/** The update failed and v1 is still installed, runnable and recorded. */
+async function assertV1Kept(world: World, run: CliRun<UpdateJson>, app: string, code: string): Promise<void> {
+  const o = appOf(run, app);
+  assert.equal(run.code, 1);
+  assert.equal(o.status, 'failed', JSON.stringify(o));
+  assert.equal(o.error?.code, code, JSON.stringify(o.error));
+  const installed = (await world.state()).apps[app]?.installed;
+  assert.equal(installed?.version, V1);
+  assert.equal(sha256(await readFile(installed.file)), sha256(fx.v1));
+  assert.equal(await execInstalled(installed.file), `${FIXTURE_NAME} ${V1}`);
+  assert.deepEqual(await world.temps(), [], 'no temp files left');
+}
+
+/** v2 was rebuilt by zsync (control file and range requests only), not fetched in full. */
+function assertZsyncTried(controlPath: string, assetPath: string): void {
+  assert.equal(getsOf(sim, controlPath).length, 1);
+  const gets = getsOf(sim, assetPath);
+  assert.ok(gets.length > 0, 'blocks were fetched');
+  assert.ok(
+    gets.every((g) => g.range?.startsWith('bytes=')),
+    'no full download after a zsync result was rejected',
+  );
+}
+
+void describe('zsync fallbacks', () => {
+  void test('control file SHA-1 does not match the result: full download, warning', async () => {
+    const app = 'badsha';
+    const world = await installedV1(app, 'zsync: true');
+    const v2 = publish(sim, app, V2, fx.v2Small);
+    const control = withWrongSha1(await zsyncmake(fx.v2Small, v2.assetName));
+    sim.putAsset(`${v2.path}.zsync`, control);
+
+    const run = await world.update();
+    const o = await assertFellBack(
+      world,
+      run,
+      app,
+      /zsync failed \(ZSYNC_CHECKSUM: .*SHA-1.*\); fell back to a full download/,
+    );
+    const gets = getsOf(sim, v2.path);
+    const ranges = gets.filter((g) => g.range).map((g) => g.range);
+    assert.ok(ranges.length > 0, 'zsync fetched the changed blocks first');
+    assert.equal(gets.filter((g) => !g.range).length, 1, 'then the whole file was downloaded once');
+    // The report counts what the failed attempt cost as well as the full download.
+    const wasted = control.length + rangeBytes(ranges, fx.v2Small.length);
+    assert.ok(
+      (o.bytes_downloaded ?? 0) >= fx.v2Small.length + wasted,
+      `bytes_downloaded ${o.bytes_downloaded} < ${fx.v2Small.length} + ${wasted}`,
+    );
+    assert.equal(run.json?.bytes_downloaded, o.bytes_downloaded);
+  });
+
+  void test('missing control file (404): full download, warning', async () => {
+    const app = 'nocontrol';
+    const world = await installedV1(app, 'zsync: true');
+    const v2 = publish(sim, app, V2, fx.v2Small);
+
+    const run = await world.update();
+    await assertFellBack(world, run, app, /zsync failed \(ZSYNC_CONTROL_HTTP: .*404.*\); fell back/);
+    assert.equal(getsOf(sim, `${v2.path}.zsync`).length, 1);
+  });
+
+  void test('server without range support: full download, warning', async () => {
+    const app = 'noranges';
+    const world = await installedV1(app, 'zsync: true');
+    const v2 = publish(sim, app, V2, fx.v2Small);
+    sim.putAsset(`${v2.path}.zsync`, await zsyncmake(fx.v2Small, v2.assetName));
+    sim.fault(v2.path, { noRanges: true });
+
+    const run = await world.update();
+    await assertFellBack(world, run, app, /zsync failed \(ZSYNC_NO_RANGES: .*\); fell back/);
+  });
+
+  void test('the fallback warning is visible in human output', async () => {
+    const app = 'loud';
+    const world = await installedV1(app, 'zsync: true');
+    publish(sim, app, V2, fx.v2Small);
+
+    const run = await world.updateHuman();
+    assert.equal(run.code, 0, run.stderr);
+    const all = `${run.stdout}\n${run.stderr}`;
+    assert.match(all, /warning:? .*zsync failed \(ZSYNC_CONTROL_HTTP/i);
+    const line = run.stdout.split('\n').find((l) => l.startsWith('updated') && l.includes(app));
+    assert.ok(line, run.stdout);
+    assert.match(line, /plain/);
+    assert.doesNotMatch(line, /zsync|reused/);
+    const installed = (await world.state()).apps[app]?.installed;
+    assert.equal(installed?.sha256, sha256(fx.v2Small));
+  });
+
+  void test('zsync: auto uses the release’s <asset>.zsync asset', async () => {
+    const app = 'autoyes';
+    const world = await installedV1(app, 'zsync: auto');
+    // Not at <url>.zsync: only the release's asset list can lead the client there.
+    const controlPath = `/assets/${app}/control-${V2}`;
+    const control = await zsyncmake(fx.v2Small, `${sim.url}/dl/${app}/${V2}/${app}-${V2}-x86_64.AppImage`);
+    const controlUrl = sim.putAsset(controlPath, control);
+    const v2 = publish(sim, app, V2, fx.v2Small, {
+      extra: (p) => [{ name: `${p.assetName}.zsync`, url: controlUrl }],
+    });
+
+    const run = await world.update();
+    const o = appOf(run, app);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(o.method, 'zsync', JSON.stringify(o));
+    assert.deepEqual(o.warnings, []);
+    assert.ok((o.bytes_reused ?? 0) >= fx.v2Small.length * 0.95);
+    assertZsyncTried(controlPath, v2.path);
+    await assertV2Installed(world, app, o);
+  });
+
+  void test('zsync: auto without a .zsync asset: full download, warning', async () => {
+    const app = 'autono';
+    const world = await installedV1(app, 'zsync: auto');
+    const v2 = publish(sim, app, V2, fx.v2Small);
+    // A control file exists at <url>.zsync, but auto only trusts the release's asset list.
+    sim.putAsset(`${v2.path}.zsync`, await zsyncmake(fx.v2Small, v2.assetName));
+
+    const run = await world.update();
+    await assertFellBack(world, run, app, /no \.zsync asset/);
+    assert.deepEqual(getsOf(sim, `${v2.path}.zsync`), []);
+  });
+});
+
+void describe('verification still judges a zsync result', () => {
+  void test('forge digest mismatch: not installed, v1 kept', async () => {
+    const app = 'digest';
+    const world = await installedV1(app, 'zsync: true');
+    const v2 = publish(sim, app, V2, fx.v2Small, { digest: `sha256:${sha256(fx.v1)}` });
+    sim.putAsset(`${v2.path}.zsync`, await zsyncmake(fx.v2Small, v2.assetName));
+
+    const run = await world.update();
+    await assertV1Kept(world, run, app, 'VERIFY_DIGEST');
+    assertZsyncTried(`${v2.path}.zsync`, v2.path);
+  });
+
+  void test('wrong architecture: not installed, v1 kept', async () => {
+    const app = 'arch';
+    const world = await installedV1(app, 'zsync: true');
+    const v2 = publish(sim, app, V2, fx.v2Arm, { digest: false });
+    sim.putAsset(`${v2.path}.zsync`, await zsyncmake(fx.v2Arm, v2.assetName));
+
+    const run = await world.update();
+    await assertV1Kept(world, run, app, 'VERIFY_ARCH');
+    assertZsyncTried(`${v2.path}.zsync`, v2.path);
+  });
+});
