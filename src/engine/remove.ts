@@ -1,5 +1,5 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
 import { removeIntegration } from '../install/desktop-integration.js';
@@ -37,6 +37,15 @@ async function removeFile(path: string, out: RemoveOutcome): Promise<void> {
 }
 
 /**
+ * The hidden folder for kept versions is ours alone (we create it, nobody else uses the name), so
+ * once it is empty it goes too; rmdir refuses a folder that still holds another app's version.
+ */
+async function removeEmptyPreviousDir(dir: string): Promise<void> {
+  if (basename(dir) !== PREVIOUS_DIR) return;
+  await rmdir(dir).catch(() => undefined);
+}
+
+/**
  * Undoes an install exactly as state recorded it: the AppImage, the kept previous version, desktop
  * entry, icons, symlink and the state entry. With `purge`, the recipe goes too.
  */
@@ -49,7 +58,10 @@ export async function removeApp(
   const out: RemoveOutcome = { name, removed: [], missing: [], skipped: [], errors: [], purged_recipe: null };
   const state = store.app(name);
   if (state?.installed) await removeFile(state.installed.file, out);
-  if (state?.previous) await removeFile(state.previous.file, out);
+  if (state?.previous) {
+    await removeFile(state.previous.file, out);
+    await removeEmptyPreviousDir(dirname(state.previous.file));
+  }
   if (state?.symlink) {
     const r = await removeSymlink(state.symlink);
     if (r === 'removed') out.removed.push(state.symlink);
