@@ -57,16 +57,16 @@ void describe('remove', () => {
       join(w.applicationsDir, `${app}.desktop`),
       join(w.hicolorDir, '256x256', 'apps', `appimage-keeper-${app}.png`),
     ]);
-    for (const p of recorded) assert.ok(await exists(p as string), p);
+    for (const p of recorded) assert.ok(await exists(p), p);
 
     const r = await w.remove([app]);
     assert.equal(r.code, 0, r.stderr);
     const out = removedOf(r, app);
-    assert.deepEqual([...out.removed].sort(), [...(recorded as string[])].sort());
+    assert.deepEqual([...out.removed].sort(), [...recorded].sort());
     assert.deepEqual(out.missing, []);
     assert.deepEqual(out.errors, []);
     assert.equal(out.purged_recipe, null);
-    for (const p of recorded) assert.equal(await exists(p as string), false, p);
+    for (const p of recorded) assert.equal(await exists(p), false, p);
     assert.equal((await w.state()).apps[app], undefined);
     // The recipe stays without --purge; the app is simply not installed any more.
     assert.ok(await exists(join(w.home.appsDir, app, `${app}.yml`)));
