@@ -67,13 +67,13 @@ function statusLines(out: Output, s: ScheduleStatus): string[] {
   if (r) {
     const counts = Object.entries(r.summary)
       .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${n} ${k.replace('_', ' ')}`)
+      .map(([k, n]) => `${n} ${k.replaceAll('_', ' ')}`)
       .join(', ');
-    lines.push(`last ${r.command.padEnd(6)} ${r.finishedAt}: ${counts || 'nothing selected'}`);
+    lines.push(`outcome    ${r.command} finished ${r.finishedAt}: ${counts || 'nothing selected'}`);
     if (r.updated.length) lines.push(`  updated: ${r.updated.join(', ')}`);
     if (r.failed.length) lines.push(c.red(`  failed: ${r.failed.join(', ')}`));
   } else {
-    lines.push('last update  none recorded yet');
+    lines.push('outcome    no update recorded yet');
   }
   return lines;
 }
