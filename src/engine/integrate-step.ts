@@ -2,6 +2,7 @@ import { readAppImageMetadata } from '../appimage/metadata.js';
 import type { AppSettings } from '../config/types.js';
 import { describeError } from '../core/errors.js';
 import { integrateDesktop } from '../install/desktop-integration.js';
+import { retargetDesktopFile } from '../install/desktop-retarget.js';
 import type { IntegrationState } from '../state/types.js';
 
 /** `X-AppImage-Version` of the AppImage's desktop entry, read in-process; undefined when absent or unreadable. */
@@ -37,9 +38,13 @@ export async function integrateStep(
     });
     return { record, warnings };
   } catch (err) {
-    return {
-      record: previous,
-      warnings: [`desktop integration failed, kept the previous entry: ${describeError(err)}`],
-    };
+    const warnings = [`desktop integration failed, kept the previous entry: ${describeError(err)}`];
+    if (previous) {
+      // The kept entry still names the old file, which a versioned naming_format just removed.
+      await retargetDesktopFile(previous, settings.name, symlink ?? appImagePath).catch((e: unknown) =>
+        warnings.push(`could not point ${previous.desktopFile} at the new file: ${describeError(e)}`),
+      );
+    }
+    return { record: previous, warnings };
   }
 }

@@ -50,7 +50,8 @@ export function isOurDesktopFile(text: string): boolean {
   return markOf(text) !== undefined;
 }
 
-function markOf(text: string): string | undefined {
+/** The app name in our mark (`X-AppImage-Keeper-App=`), or undefined for a file that is not ours. */
+export function markOf(text: string): string | undefined {
   return MARK_RE.exec(text)?.[1]?.trim();
 }
 
