@@ -9,6 +9,8 @@ import {
   appImage,
   appOf,
   corruptSquashfs,
+  desktopFileValidate,
+  exists,
   key,
   publish,
   readDesktop,
@@ -83,6 +85,33 @@ void describe('desktop integration failure during update', () => {
     assert.equal(key(g, 'Desktop Entry', 'X-AppImage-Version'), '4.0');
     assert.equal(key(g, 'Desktop Entry', 'Exec'), `${installedFile} %U --no-sandbox`);
     assert.deepEqual((await w.state()).apps[app]?.integration, recordV1);
+  });
+
+  void test('versioned file names: the kept entry is pointed at the new file, so it still launches', async () => {
+    const w = await suite.world();
+    const app = 'versioned';
+    await w.recipe(app, ['naming_format: "{name}-{version}.AppImage"', 'desktop_env: { MODE: safe }']);
+    const desktopFile = join(w.applicationsDir, `${app}.desktop`);
+    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    assert.equal((await w.update()).code, 0);
+    const v1 = join(w.storageDir, `${app}-1.0.AppImage`);
+    assert.equal(key(await readDesktop(desktopFile), 'Desktop Entry', 'TryExec'), v1);
+
+    publish(suite.sim, app, '2.0', await appImage(app, '2.0', { desktop: false }));
+    const r = await w.update();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(appOf(r, app).warnings.join('\n'), /desktop integration failed/);
+    const v2 = join(w.storageDir, `${app}-2.0.AppImage`);
+    assert.equal(await exists(v1), false);
+    const g = await readDesktop(desktopFile);
+    assert.equal(key(g, 'Desktop Entry', 'TryExec'), v2);
+    assert.equal(key(g, 'Desktop Entry', 'Exec'), `env MODE=safe ${v2} %U`);
+    assert.equal(key(g, 'Desktop Action new-window', 'Exec'), `env MODE=safe ${v2} --new-window %U`);
+    // Everything else of the v1 entry is kept as it was.
+    assert.equal(key(g, 'Desktop Entry', 'X-AppImage-Version'), '1.0');
+    assert.equal(key(g, 'Desktop Entry', 'Icon'), `appimage-keeper-${app}`);
+    const v = await desktopFileValidate(desktopFile);
+    assert.equal(v.code, 0, v.output);
   });
 
   void test('a first install whose image has no desktop file: installed, warning, nothing integrated', async () => {
