@@ -69,6 +69,16 @@ export async function fetchAsset(
         onProgress: (fetched, total) =>
           ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total }),
       });
+      if (resolution.size !== undefined && z.size !== resolution.size) {
+        // A stale control file rebuilds an old file that its own SHA-1 happily confirms; the
+        // release's size is the one independent check when the forge gives no digest.
+        await rm(z.path, { force: true });
+        throw new KeeperError(
+          'ZSYNC_TARGET_CHANGED',
+          `the control file describes ${z.size} bytes but the release's asset has ${resolution.size} (stale control file?)`,
+          { details: { bytesFetched: z.bytesFetched } },
+        );
+      }
       ctx.emit({ type: 'download:end', app: settings.name, bytes: z.bytesFetched });
       return {
         path: z.path,
