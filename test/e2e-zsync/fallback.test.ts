@@ -173,6 +173,29 @@ void describe('zsync fallbacks', () => {
     assert.equal(installed?.sha256, sha256(fx.v2Small));
   });
 
+  void test('stale control file describing the installed v1 (no forge digest): full download', async () => {
+    const app = 'stale';
+    const world = await installedV1(app, 'zsync: true');
+    const v2 = publish(sim, app, V2, fx.v2Grown, { digest: false });
+    // The release pipeline forgot to regenerate it: every block (and the SHA-1) is v1's.
+    sim.putAsset(`${v2.path}.zsync`, await zsyncmake(fx.v1, v2.assetName));
+    assert.notEqual(fx.v2Grown.length, fx.v1.length);
+
+    const run = await world.update();
+    const o = appOf(run, app);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(o.status, 'updated', JSON.stringify(o));
+    assert.equal(o.path && sha256(await readFile(o.path)), sha256(fx.v2Grown), 'v1 was not installed as v2');
+    assert.equal(o.method, 'plain');
+    assert.equal(o.warnings.length, 1, JSON.stringify(o.warnings));
+    assert.match(
+      o.warnings[0] ?? '',
+      new RegExp(`zsync failed \\(ZSYNC_TARGET_CHANGED: .*${fx.v1.length} bytes.*${fx.v2Grown.length}`),
+    );
+    assert.equal((await world.state()).apps[app]?.installed?.sha256, sha256(fx.v2Grown));
+    assert.deepEqual(await world.temps(), []);
+  });
+
   void test('zsync: auto uses the release’s <asset>.zsync asset', async () => {
     const app = 'autoyes';
     const world = await installedV1(app, 'zsync: auto');

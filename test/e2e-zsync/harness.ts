@@ -57,6 +57,8 @@ export interface Fixtures {
   v2Large: Buffer;
   /** v2Small's content built for aarch64 (same blocks, other ELF machine). */
   v2Arm: Buffer;
+  /** 2.0.0 with filler A and one more 256 KiB file: another size than v1. */
+  v2Grown: Buffer;
 }
 
 let fixtures: Promise<Fixtures> | undefined;
@@ -78,13 +80,15 @@ export function buildFixtures(): Promise<Fixtures> {
       await makeAppImage({ outFile, name: FIXTURE_NAME, version, arch, extraFiles: files });
       return readFile(outFile);
     };
-    const [v1, v2Small, v2Large, v2Arm] = await Promise.all([
+    const grown = { [`usr/share/${FIXTURE_NAME}/more.bin`]: generatedBytes(9, 0, 256 * 1024) };
+    const [v1, v2Small, v2Large, v2Arm, v2Grown] = await Promise.all([
       build('v1.AppImage', V1, { [FILLER_PATH]: fillerA }),
       build('v2-small.AppImage', V2, { [FILLER_PATH]: fillerA, ...news }),
       build('v2-large.AppImage', V2, { [FILLER_PATH]: fillerB }),
       build('v2-arm.AppImage', V2, { [FILLER_PATH]: fillerA, ...news }, 'aarch64'),
+      build('v2-grown.AppImage', V2, { [FILLER_PATH]: fillerA, ...grown }),
     ]);
-    return { dir, v1, v2Small, v2Large, v2Arm };
+    return { dir, v1, v2Small, v2Large, v2Arm, v2Grown };
   })();
   return fixtures;
 }
