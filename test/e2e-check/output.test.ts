@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { stringify } from 'yaml';
 import type { Sim } from '../../sim/index.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import {
@@ -98,6 +99,52 @@ void describe('check: requests and asset choice', () => {
     assert.equal(app(third, 'one').latest_version, 'v2');
     assert.equal(app(third, 'two').latest_version, 'v2');
     assert.deepEqual(answers(), [200]);
+  });
+
+  void test('lab and gitea answers are conditional too', async () => {
+    const h = await e.home();
+    const labUrl = sim.putAsset('/cond/lab/L-x86_64.AppImage', Buffer.from('l'));
+    sim.lab.setLatest('cgrp/lab', { tag: 'l1', assets: [{ name: 'L-x86_64.AppImage', url: labUrl }] });
+    await h.writeRecipe(
+      'labc',
+      stringify({
+        name: 'labc',
+        lab_release_web_url: sim.secondUrl,
+        lab_release_api_url: sim.labApiUrl,
+        strategy: { strategy: 'forge', repository: `${sim.secondUrl}/cgrp/lab`, asset_match: '*.AppImage' },
+      }),
+    );
+    sim.gitea.setFlavor('gitea');
+    const giteaUrl = sim.putAsset('/cond/gitea/G-x86_64.AppImage', Buffer.from('g'));
+    sim.gitea.setLatest('cgit', 'g', { tag: 'g1', assets: [{ name: 'G-x86_64.AppImage', url: giteaUrl }] });
+    await h.writeRecipe(
+      'giteac',
+      stringify({
+        name: 'giteac',
+        strategy: { strategy: 'forge', repository: `${sim.url}/cgit/g`, asset_match: '*.AppImage' },
+      }),
+    );
+    const env = cliEnv(h);
+    assert.equal((await check(env)).code, 0);
+    e.responses.length = 0;
+    sim.clearRequests();
+    const again = await check(env);
+    assert.deepEqual(
+      again.json?.apps.map((a) => [a.name, a.latest_version]),
+      [
+        ['giteac', 'g1'],
+        ['labc', 'l1'],
+      ],
+    );
+    const final = (fragment: string): [string | undefined, number | undefined] => {
+      const reqs = requestsTo(sim, fragment);
+      const last = reqs[reqs.length - 1];
+      const answer = e.responses.filter((x) => x.path === last?.path).pop();
+      return [last?.headers['if-none-match'] === undefined ? undefined : 'if-none-match', answer?.status];
+    };
+    assert.deepEqual(final('/api/v1/repos/cgit/g/'), ['if-none-match', 304]);
+    // The lab permalink redirects to the release; the validator travels along on the same origin.
+    assert.deepEqual(final('/releases/l1'), ['if-none-match', 304]);
   });
 
   void test('asset choice: glob, regex, both, architecture, ambiguous, no match', async () => {

@@ -4,6 +4,8 @@
  * sends nothing at all unless `respect_rate_limits` is false.
  */
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
 import type { RateLimitKind, Sim } from '../../sim/index.js';
@@ -52,12 +54,18 @@ void describe('check: rate limits', () => {
     assert.equal(first.json?.summary.rate_limited, 1);
     assert.equal(sim.requests.length, 1);
 
+    // A recipe added meanwhile on the same API host waits for the host's window too.
+    publishHub(sim, 'rl/sibling', 'v1', ['S-x86_64.AppImage']);
+    await h.writeRecipe('sibling', hubRecipe(sim, 'sibling', 'rl/sibling'));
     sim.clearRequests();
     const second = await check(env);
     assert.equal(second.code, 0);
     assert.equal(app(second, 'xreset').status, 'rate_limited');
     assert.equal(app(second, 'xreset').retry_at, limited.retry_at);
+    assert.equal(app(second, 'sibling').status, 'rate_limited');
+    assert.equal(app(second, 'sibling').retry_at, limited.retry_at);
     assert.deepEqual(sim.requests, [], 'no request while the window is open');
+    await rm(join(h.appsDir, 'sibling'), { recursive: true });
 
     const human = await runCli(['check'], { env });
     assert.equal(human.code, 0);

@@ -251,6 +251,23 @@ void describe('check: proxy fallback', () => {
     assert.equal(attempts('px/wrong').length, 2, 'the hub, then the proxy');
   });
 
+  void test('hub_proxy_prefix as one URL string', async () => {
+    const h = await e.home();
+    publishHub(sim, 'px/one', 'v3', ['One-x86_64.AppImage']);
+    sim.fault('/repos/px/one/releases/latest', RATE_LIMITED);
+    await h.writeRecipe(
+      'oneapp',
+      hubRecipe(sim, 'oneapp', 'px/one', {}, { hub_proxy: true, hub_proxy_prefix: sim.proxyPrefix() }),
+    );
+    sim.clearRequests();
+    const r = await check(cliEnv(h, {}, `${sim.secondUrl}/never-used/`));
+    assert.equal(app(r, 'oneapp').latest_version, 'v3');
+    assert.deepEqual(attempts('px/one'), [
+      'main /repos/px/one/releases/latest',
+      `second ${sim.proxyPrefix().replace(sim.secondUrl, '')}<api>/repos/px/one/releases/latest`,
+    ]);
+  });
+
   void test('hub_proxy false: no proxy request at all', async () => {
     const h = await e.home();
     publishHub(sim, 'px/off', 'v1', ['Off-x86_64.AppImage']);
