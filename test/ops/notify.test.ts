@@ -12,7 +12,17 @@ import { fakeProgram } from './fake-program.js';
 import { makeSimHome, type SimHome } from './sim-home.js';
 
 function outcome(name: string, status: AppOutcome['status'], extra: Partial<AppOutcome> = {}): AppOutcome {
-  return { name, status, from_version: null, to_version: null, path: null, error: null, retry_at: null, warnings: [], ...extra };
+  return {
+    name,
+    status,
+    from_version: null,
+    to_version: null,
+    path: null,
+    error: null,
+    retry_at: null,
+    warnings: [],
+    ...extra,
+  };
 }
 
 void describe('notification content', () => {
@@ -37,8 +47,14 @@ void describe('notification content', () => {
       '1 AppImage updated, 1 failed',
       'a 1.0 → 1.1\nb failed: size &lt;mismatch&gt; &amp; more',
     ]);
-    assert.equal(buildNotification(outcomes, (app) => app === 'd' || app === 'e'), undefined);
-    assert.equal(buildNotification([outcome('c', 'updated', { to_version: '2' })], () => true)?.urgency, 'normal');
+    assert.equal(
+      buildNotification(outcomes, (app) => app === 'd' || app === 'e'),
+      undefined,
+    );
+    assert.equal(
+      buildNotification([outcome('c', 'updated', { to_version: '2' })], () => true)?.urgency,
+      'normal',
+    );
   });
 
   void test('a session bus is the bus address variable or a socket at $XDG_RUNTIME_DIR/bus', async () => {
@@ -74,7 +90,11 @@ void describe('update sends one notification through notify-send', () => {
     );
     const bin = join(s.h.root, 'bin');
     calls = (await fakeProgram(bin, 'notify-send')).calls;
-    env = { ...s.h.env, PATH: `${bin}:${s.h.env.PATH ?? ''}`, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' };
+    env = {
+      ...s.h.env,
+      PATH: `${bin}:${s.h.env.PATH ?? ''}`,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    };
     await s.publish('1.0.0');
     s.sim.putAsset('/downloads/quiet.AppImage', Buffer.from('not an appimage'), { etag: '"q1"' });
   });
@@ -84,7 +104,13 @@ void describe('update sends one notification through notify-send', () => {
     const r = await update();
     assert.equal(r.code, 1, 'quiet fails verification');
     assert.deepEqual(await calls(), [
-      ['--app-name=appimage-keeper', '--urgency=normal', '--icon=system-software-update', '1 AppImage updated', 'hello v1.0.0'],
+      [
+        '--app-name=appimage-keeper',
+        '--urgency=normal',
+        '--icon=system-software-update',
+        '1 AppImage updated',
+        'hello v1.0.0',
+      ],
     ]);
   });
 

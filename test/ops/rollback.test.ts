@@ -40,7 +40,11 @@ void describe('rollback, hold and unhold after an update', () => {
   void test('nothing to roll back after the first install; unknown app is a usage error', async () => {
     const first = await cli('update');
     assert.equal(first.code, 0, first.stderr);
-    const r = await cli<{ error: { code: string; message: string; hint: string } }>('--json', 'rollback', 'hello');
+    const r = await cli<{ error: { code: string; message: string; hint: string } }>(
+      '--json',
+      'rollback',
+      'hello',
+    );
     assert.equal(r.code, 1);
     assert.equal(r.json?.error.code, 'ROLLBACK_UNAVAILABLE');
     assert.match(r.json?.error.message ?? '', /no previous version is kept \(installed: v1\.0\.0\)/);

@@ -17,7 +17,10 @@ function verify(files: string[]): Promise<{ code: number; stderr: string } | und
   return new Promise((resolve) => {
     execFile(ANALYZE, ['verify', ...files], { timeout: 30_000 }, (err, _stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      if ((err && typeof err.code !== 'number') || /Failed to (initialize manager|lookup RuntimeDirectory)/.test(stderr))
+      if (
+        (err && typeof err.code !== 'number') ||
+        /Failed to (initialize manager|lookup RuntimeDirectory)/.test(stderr)
+      )
         resolve(undefined);
       else resolve({ code, stderr });
     });
@@ -26,9 +29,21 @@ function verify(files: string[]): Promise<{ code: number; stderr: string } | und
 
 void describe('timer schedule and unit text', () => {
   void test('--every values', () => {
-    assert.deepEqual(parseInterval(undefined), { onCalendar: 'daily', randomizedDelaySec: 3600, label: 'daily' });
-    assert.deepEqual(parseInterval('6h'), { onCalendar: '*-*-* 00/6:00:00', randomizedDelaySec: 2160, label: 'every 6h' });
-    assert.deepEqual(parseInterval('30m'), { onCalendar: '*-*-* *:00/30:00', randomizedDelaySec: 180, label: 'every 30m' });
+    assert.deepEqual(parseInterval(undefined), {
+      onCalendar: 'daily',
+      randomizedDelaySec: 3600,
+      label: 'daily',
+    });
+    assert.deepEqual(parseInterval('6h'), {
+      onCalendar: '*-*-* 00/6:00:00',
+      randomizedDelaySec: 2160,
+      label: 'every 6h',
+    });
+    assert.deepEqual(parseInterval('30m'), {
+      onCalendar: '*-*-* *:00/30:00',
+      randomizedDelaySec: 180,
+      label: 'every 30m',
+    });
     assert.equal(parseInterval('weekly').onCalendar, 'weekly');
     assert.equal(parseInterval('24h').onCalendar, 'daily');
     assert.deepEqual(parseInterval('Mon..Fri 09:00'), {
@@ -50,9 +65,17 @@ void describe('timer schedule and unit text', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ak-'));
     try {
       const cfg = join(dir, 'my config %h');
-      const u = renderUnits('ak-verify', { node: process.execPath, cli: CLI_PATH, configDir: cfg }, parseInterval('6h'));
+      const u = renderUnits(
+        'ak-verify',
+        { node: process.execPath, cli: CLI_PATH, configDir: cfg },
+        parseInterval('6h'),
+      );
       assert.match(u.service, /^Type=oneshot$/m);
-      assert.ok(u.service.includes(`ExecStart="${process.execPath}" "${CLI_PATH}" "--config-dir" "${join(dir, 'my config %%h')}" "--quiet" "update"`));
+      assert.ok(
+        u.service.includes(
+          `ExecStart="${process.execPath}" "${CLI_PATH}" "--config-dir" "${join(dir, 'my config %%h')}" "--quiet" "update"`,
+        ),
+      );
       assert.match(u.timer, /^Persistent=true$/m);
       assert.match(u.timer, /^RandomizedDelaySec=2160$/m);
       assert.match(u.timer, /^Unit=ak-verify\.service$/m);
@@ -97,7 +120,11 @@ void describe('schedule install, status, remove', () => {
         { match: 'show appimage-keeper.service', stdout: 'Result=success\nExecMainStatus=0\n' },
       ])
     ).calls;
-    env = { ...h.env, PATH: `${bin}:${h.env.PATH ?? ''}`, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' };
+    env = {
+      ...h.env,
+      PATH: `${bin}:${h.env.PATH ?? ''}`,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    };
   });
   after(() => h.cleanup());
 
@@ -143,10 +170,12 @@ void describe('schedule install, status, remove', () => {
     assert.match(human.stdout, /^last run {3}Mon 2026-06-01 00:12:01 UTC \(success, exit status 0\)$/m);
     assert.match(human.stdout, /1 updated, 3 up to date, 1 failed/);
     assert.match(human.stdout, /failed: tool/);
-    const json = await runCli<{ installed: boolean; on_calendar: string; systemd: { next_run: string }; last_run: { failed: string[] } }>(
-      ['--json', 'schedule', 'status'],
-      { env },
-    );
+    const json = await runCli<{
+      installed: boolean;
+      on_calendar: string;
+      systemd: { next_run: string };
+      last_run: { failed: string[] };
+    }>(['--json', 'schedule', 'status'], { env });
     assert.equal(json.json?.installed, true);
     assert.equal(json.json?.on_calendar, 'daily');
     assert.equal(json.json?.systemd.next_run, 'Tue 2026-06-02 00:31:07 UTC');
@@ -174,7 +203,10 @@ void describe('schedule install, status, remove', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^ {2}systemctl --user daemon-reload$/m);
     assert.match(r.stdout, /^ {2}systemctl --user enable --now appimage-keeper\.timer$/m);
-    assert.match(await readFile(join(unitDir(), 'appimage-keeper.timer'), 'utf8'), /^OnCalendar=\*-\*-\* 00\/12:00:00$/m);
+    assert.match(
+      await readFile(join(unitDir(), 'appimage-keeper.timer'), 'utf8'),
+      /^OnCalendar=\*-\*-\* 00\/12:00:00$/m,
+    );
     const status = await runCli(['schedule', 'status'], { env: noBus });
     assert.match(status.stdout, /not asked: no user session bus/);
     const rm1 = await runCli(['schedule', 'remove'], { env: noBus });
@@ -197,10 +229,17 @@ void describe('schedule install, status, remove', () => {
     await runCli(['--config-dir', other, 'schedule', 'remove'], { env });
 
     const bin = join(h.root, 'bin-failing');
-    await fakeProgram(bin, 'systemctl', [{ match: 'enable', code: 1, stderr: 'Failed to enable unit: Access denied\n' }]);
-    const failing = await runCli(['schedule', 'install'], { env: { ...env, PATH: `${bin}:${h.env.PATH ?? ''}` } });
+    await fakeProgram(bin, 'systemctl', [
+      { match: 'enable', code: 1, stderr: 'Failed to enable unit: Access denied\n' },
+    ]);
+    const failing = await runCli(['schedule', 'install'], {
+      env: { ...env, PATH: `${bin}:${h.env.PATH ?? ''}` },
+    });
     assert.equal(failing.code, 1);
-    assert.match(failing.stderr, /systemctl --user enable --now appimage-keeper\.timer failed: Failed to enable unit: Access denied/);
+    assert.match(
+      failing.stderr,
+      /systemctl --user enable --now appimage-keeper\.timer failed: Failed to enable unit: Access denied/,
+    );
     assert.match(failing.stderr, /run the remaining commands yourself/);
 
     const bad = await runCli(['schedule', 'status', '--every', 'daily'], { env });

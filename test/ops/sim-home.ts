@@ -44,7 +44,10 @@ export async function makeSimHome(extraConfig = '', recipeExtra = ''): Promise<S
       const name = `hello-${version}-x86_64.AppImage`;
       const url = sim.putAsset(`/releases/hello/${name}`, body);
       const digest = `sha256:${createHash('sha256').update(body).digest('hex')}`;
-      sim.hub.setLatest('demo', 'hello', { tag: `v${version}`, assets: [{ name, url, size: body.length, digest }] });
+      sim.hub.setLatest('demo', 'hello', {
+        tag: `v${version}`,
+        assets: [{ name, url, size: body.length, digest }],
+      });
       return body;
     },
     async cleanup() {

@@ -15,8 +15,11 @@ export interface ConfigFindings {
   global: GlobalSettings;
 }
 
+/** The first problem of an error message ("N problems:" lists them on the following lines). */
 function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
+  const lines = text.split('\n');
+  const first = lines[0] ?? text;
+  return /^\d+ problems:$/.test(first) ? `${(lines[1] ?? '').trim()} (and more)` : first;
 }
 
 /** config.yml, secrets.yml and every recipe, as `validate` sees them. */
@@ -88,13 +91,16 @@ export async function configChecks(ctx: Context): Promise<ConfigFindings> {
     checks.push(check('recipes', 'ok', `${ws.apps.length} recipe${ws.apps.length > 1 ? 's' : ''} valid`));
   }
   // loadWorkspace lists the secrets.yml warnings first; the rest are about where the token lives.
-  const tokenInConfig = ws.warnings.slice(ws.secrets.warnings.length);
-  if (tokenInConfig.length) {
+  const tokenWarnings = ws.warnings.slice(ws.secrets.warnings.length);
+  if (typeof ws.config.values.hub_token === 'string' && tokenWarnings.length === 0) {
+    tokenWarnings.push(`hub_token is set in ${ws.config.file}`);
+  }
+  if (tokenWarnings.length) {
     checks.push(
       check(
         'token-storage',
         'warn',
-        tokenInConfig.join('; '),
+        tokenWarnings.join('; '),
         `move hub_token to ${paths.secretsFile} (chmod 600) or the HUB_TOKEN variable`,
       ),
     );
