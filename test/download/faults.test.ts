@@ -68,6 +68,19 @@ void describe('download: faults, retries and resume', () => {
     }
   });
 
+  void test('segmented: the probe connection dies right away (before its body is read)', async () => {
+    fresh();
+    b.sim.fault(PATH, { dropAfterBytes: 1000, times: 1 });
+    try {
+      const r = await download(request(b.dir, url, { segmented: true, stallTimeoutMs: 2_000 }));
+      assert.equal(r.sha256, want);
+      assert.equal(await fileSha256(r.path), want);
+      assert.equal(r.retries, 1);
+    } finally {
+      await done();
+    }
+  });
+
   void test('range ignored (200 with the full body): segmented falls back to one plain GET', async () => {
     fresh();
     b.sim.fault(PATH, { ignoreRange: true });

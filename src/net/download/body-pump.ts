@@ -1,9 +1,14 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Attempt } from './attempt.js';
+import { bodyClosedEarly } from './errors.js';
 
-// Chunks are gathered and written with one positional writev: fewer syscalls, no copying.
-const FLUSH_BYTES = 1 << 20;
+// Chunks are gathered and written with one positional writev: fewer syscalls, no copying. Small
+// enough that little is held in memory per connection.
+const FLUSH_BYTES = 256 * 1024;
 const FLUSH_BUFFERS = 512;
+// While one write is in flight the socket keeps being read; past this backlog it is paused.
+const MAX_BACKLOG_BYTES = 2 << 20;
 
 /** Where a body goes: positions in the file, advanced as bytes arrive and are written. */
 export interface PumpCursor {
@@ -29,30 +34,79 @@ export interface PumpOptions {
 }
 
 /**
- * Streams a response body into the file at the cursor with positional writes. Returns true when
- * the limit was reached (the rest of the body is dropped), false when the body ended first. Bytes received before a failure are written before the error propagates, so a
- * retry resumes after them.
+ * Streams a response body into the file at the cursor with positional writes, reading on while
+ * a write is in flight. Resolves true when the limit was reached (the rest of the body is
+ * dropped), false when the body ended first. Bytes received before a failure are written
+ * before the error propagates, so a retry resumes after them.
  */
-export async function pumpBody(body: AsyncIterable<Buffer>, options: PumpOptions): Promise<boolean> {
+export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean> {
   const { file, cursor, attempt } = options;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
+  let writing = false;
   let reachedLimit = false;
+  let finished = false;
+  let failure: unknown;
+  let settled = false;
 
-  const flush = async (): Promise<void> => {
-    if (pendingBytes === 0) return;
-    const buffers = pending;
-    const position = cursor.written;
-    const total = pendingBytes;
-    pending = [];
-    pendingBytes = 0;
-    await writeFully(file, buffers, position, total);
-    cursor.written += total;
-    options.onWritten(position, buffers);
-  };
+  return new Promise<boolean>((resolve, reject) => {
+    const settle = (): void => {
+      if (settled || writing || pendingBytes > 0) return;
+      settled = true;
+      body.off('data', onData);
+      attempt.signal.removeEventListener('abort', onAbort);
+      if (failure === undefined) resolve(reachedLimit);
+      else reject(failure instanceof Error ? failure : new Error('response body failed', { cause: failure }));
+    };
 
-  try {
-    for await (const raw of body) {
+    const fail = (err: unknown): void => {
+      if (finished || failure !== undefined) return;
+      failure = err;
+      stopBody();
+      kick();
+    };
+
+    const kick = (): void => {
+      if (writing) return;
+      const last = finished || failure !== undefined;
+      if (pendingBytes === 0 || (!last && pendingBytes < FLUSH_BYTES && pending.length < FLUSH_BUFFERS)) {
+        if (last) settle();
+        return;
+      }
+      const buffers = pending;
+      const total = pendingBytes;
+      const position = cursor.written;
+      pending = [];
+      pendingBytes = 0;
+      writing = true;
+      if (body.isPaused() && !last) body.resume();
+      writeFully(file, buffers, position, total).then(
+        () => {
+          writing = false;
+          cursor.written += total;
+          options.onWritten(position, buffers);
+          kick();
+        },
+        (err: unknown) => {
+          writing = false;
+          // A disk error wins over anything the network did; unwritten bytes are lost.
+          failure = err;
+          pending = [];
+          pendingBytes = 0;
+          stopBody();
+          settle();
+        },
+      );
+    };
+
+    const stopBody = (): void => {
+      body.off('data', onData);
+      body.on('error', () => undefined);
+      body.destroy();
+    };
+
+    const onData = (raw: Buffer): void => {
+      if (finished || failure !== undefined) return;
       attempt.touch();
       let chunk = raw;
       const limit = options.limit();
@@ -65,19 +119,34 @@ export async function pumpBody(body: AsyncIterable<Buffer>, options: PumpOptions
         cursor.received += chunk.length;
       }
       if (limit !== undefined && cursor.received >= limit) {
-        await flush();
-        if (!options.drainAtLimit?.()) return true;
         reachedLimit = true;
-        continue;
+        if (!options.drainAtLimit?.()) {
+          finished = true;
+          stopBody();
+        }
       }
-      if (pendingBytes >= FLUSH_BYTES || pending.length >= FLUSH_BUFFERS) await flush();
-    }
-  } catch (err) {
-    await flush();
-    throw err;
-  }
-  await flush();
-  return reachedLimit;
+      if (pendingBytes >= MAX_BACKLOG_BYTES) body.pause();
+      kick();
+    };
+
+    // Stalls, aborts and cancels end the pump even when the stream itself has gone quiet.
+    const onAbort = (): void => fail(attempt.signal.reason ?? new Error('aborted'));
+
+    // The stream may have failed while nobody listened (e.g. during an await before the pump).
+    if (body.errored) return fail(body.errored);
+    if (body.destroyed && !body.readableEnded) return fail(bodyClosedEarly());
+    if (attempt.signal.aborted) return onAbort();
+    attempt.signal.addEventListener('abort', onAbort, { once: true });
+    body.on('data', onData);
+    body.once('end', () => {
+      finished = true;
+      kick();
+    });
+    body.once('error', (err: unknown) => fail(err));
+    body.once('close', () => {
+      if (!body.readableEnded) fail(bodyClosedEarly());
+    });
+  });
 }
 
 async function writeFully(

@@ -60,6 +60,11 @@ const TRANSIENT_NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/** The error for a response body that closed before its end without saying why (transient). */
+export function bodyClosedEarly(): Error {
+  return Object.assign(new Error('response body closed before its end'), { code: 'UND_ERR_CLOSED' });
+}
+
 /** Turns whatever a request or body stream threw into a DownloadError with a clear code. */
 export function classifyNetworkError(err: unknown, url: string): DownloadError {
   if (err instanceof DownloadError) return err;

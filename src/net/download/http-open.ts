@@ -6,8 +6,6 @@ import { headerValue, retryAfterMs } from './response-headers.js';
 
 const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-// Larger than undici's 64 KiB default so a fast connection hands us fewer, bigger chunks.
-const BODY_HIGH_WATER_MARK = 1 << 20;
 
 /** A response whose headers arrived, after redirects. */
 export interface OpenedResponse {
@@ -51,7 +49,6 @@ export async function openResponse(url: string, options: OpenOptions): Promise<O
         headers: options.headers,
         dispatcher: options.dispatcher,
         signal: options.attempt.signal,
-        highWaterMark: BODY_HIGH_WATER_MARK,
       });
     } catch (err) {
       throw options.attempt.translate(err, current);

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 
-const READ_BACK_CHUNK = 4 << 20;
+const READ_BACK_CHUNK = 1 << 20;
 
 /**
  * SHA-256 of a file being written out of order. Bytes written exactly at the hashed frontier are

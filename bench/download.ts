@@ -1,0 +1,261 @@
+/**
+ * Download benchmark: our plain and segmented downloader against curl and aria2c, throttled
+ * (per-connection limit, like a CDN edge) and unthrottled, on one generated asset served by the sim.
+ *
+ *   npx tsx bench/download.ts [--size-mib 512] [--throttle-mbps 25] [--reps 3]
+ *
+ * Our downloads run in a child process (`--child`) so their peak RSS is their own. Like the shipped
+ * CLI, the child is this file bundled by esbuild and run by plain node (no tsx/esbuild service in
+ * the measured process). Every tool runs under `/usr/bin/time -v` when present (else a python
+ * getrusage wrapper) for its max RSS.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+
+interface Run {
+  scenario: string;
+  tool: string;
+  seconds: number;
+  maxRssMb: number | undefined;
+  ok: boolean;
+}
+
+interface ChildReport {
+  ms: number;
+  sha256: string;
+  size: number;
+  connections: number;
+  segmented: boolean;
+}
+
+const SEED = 4242;
+const HERE = fileURLToPath(import.meta.url);
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** Runs a command, returning wall time, its stdout and the peak RSS of the measured process. */
+async function measure(
+  cmd: string[],
+): Promise<{ seconds: number; stdout: string; maxRssMb: number | undefined }> {
+  const useTime = existsSync('/usr/bin/time');
+  const argv = useTime
+    ? ['/usr/bin/time', '-v', ...cmd]
+    : [
+        'python3',
+        '-c',
+        'import resource,subprocess,sys;r=subprocess.run(sys.argv[1:]);' +
+          'sys.stderr.write("Maximum resident set size (kbytes): %d\\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);' +
+          'sys.exit(r.returncode)',
+        ...cmd,
+      ];
+  const started = process.hrtime.bigint();
+  const child = spawn(argv[0] ?? 'false', argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`${cmd.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+  return { seconds, stdout, maxRssMb: m ? Number(m[1]) / 1024 : undefined };
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash);
+  return hash.digest('hex');
+}
+
+/** Bundles this file for the child processes, the way scripts/build.mjs bundles the CLI. */
+async function bundleChild(dir: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = join(dir, 'bench-download-child.mjs');
+  await build({
+    entryPoints: [HERE],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+async function runOurs(
+  childScript: string,
+  url: string,
+  dir: string,
+  segmented: boolean,
+  want: string,
+): Promise<Omit<Run, 'scenario' | 'tool'>> {
+  const { stdout, maxRssMb } = await measure([
+    process.execPath,
+    childScript,
+    '--child',
+    url,
+    dir,
+    segmented ? '1' : '0',
+  ]);
+  const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as ChildReport;
+  // The child's own timer covers the download (fsync included) but not node + tsx start-up.
+  return {
+    seconds: report.ms / 1000,
+    maxRssMb,
+    ok: report.sha256 === want && report.segmented === segmented,
+  };
+}
+
+async function runTool(
+  kind: 'curl' | 'aria2c',
+  url: string,
+  dir: string,
+  want: string,
+): Promise<Omit<Run, 'scenario' | 'tool'>> {
+  const out = join(dir, `${kind}.bin`);
+  const cmd =
+    kind === 'curl'
+      ? ['curl', '-s', '-o', out, url]
+      : ['aria2c', '-x4', '-s4', '--allow-overwrite=true', '-q', '-d', dir, '-o', `${kind}.bin`, url];
+  const { seconds, maxRssMb } = await measure(cmd);
+  const ok = (await sha256File(out)) === want;
+  await rm(out, { force: true });
+  return { seconds, maxRssMb, ok };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  const { startSim, generatedSha256 } = await import('../sim/index.js');
+  const sizeMib = arg('--size-mib', 512);
+  const throttle = arg('--throttle-mbps', 25) * 1_000_000;
+  const reps = arg('--reps', 3);
+  const size = sizeMib * 1024 * 1024;
+  const want = generatedSha256(size, SEED);
+  const sim = await startSim();
+  const dir = await mkdtemp(join(tmpdir(), 'ak-bench-'));
+  const url = sim.putAsset('/bench/Big-x86_64.AppImage', { size, seed: SEED });
+  const runs: Run[] = [];
+  try {
+    const childScript = await bundleChild(dir);
+    for (const scenario of ['throttled', 'unthrottled'] as const) {
+      sim.clearFaults();
+      if (scenario === 'throttled')
+        sim.fault('/bench/Big-x86_64.AppImage', { throttleBytesPerSec: throttle });
+      // Throttled runs take seconds each and vary little; unthrottled ones are repeated (median).
+      const n = scenario === 'throttled' ? 1 : reps;
+      const tools: [string, () => Promise<Omit<Run, 'scenario' | 'tool'>>][] = [
+        ['ours, plain', () => runOurs(childScript, url, dir, false, want)],
+        ['ours, segmented x4', () => runOurs(childScript, url, dir, true, want)],
+        ['curl', () => runTool('curl', url, dir, want)],
+        ['aria2c -x4 -s4', () => runTool('aria2c', url, dir, want)],
+      ];
+      for (const [tool, fn] of tools) {
+        const results: Omit<Run, 'scenario' | 'tool'>[] = [];
+        for (let i = 0; i < n; i++) results.push(await fn());
+        const seconds = median(results.map((r) => r.seconds));
+        const rss = results.map((r) => r.maxRssMb).filter((v): v is number => v !== undefined);
+        runs.push({
+          scenario,
+          tool,
+          seconds,
+          maxRssMb: rss.length ? Math.max(...rss) : undefined,
+          ok: results.every((r) => r.ok),
+        });
+        process.stderr.write(`${scenario} ${tool}: ${seconds.toFixed(2)} s\n`);
+      }
+    }
+  } finally {
+    await sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const lines = [
+    `Download of a ${sizeMib} MiB asset from the loopback sim (${scenarioNote(throttle)}; unthrottled: median of ${reps}).`,
+    '',
+    '| scenario | tool | wall s | MB/s | peak RSS MB | bytes ok |',
+    '|---|---|---:|---:|---:|---|',
+    ...runs.map(
+      (r) =>
+        `| ${r.scenario} | ${r.tool} | ${r.seconds.toFixed(2)} | ${(size / 1e6 / r.seconds).toFixed(0)} | ` +
+        `${r.maxRssMb === undefined ? 'n/a' : r.maxRssMb.toFixed(0)} | ${r.ok ? 'yes' : 'NO'} |`,
+    ),
+    '',
+    ...targets(runs),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function scenarioNote(throttle: number): string {
+  return `throttled: ${(throttle / 1e6).toFixed(0)} MB/s per connection`;
+}
+
+function targets(runs: Run[]): string[] {
+  const t = (scenario: string, tool: string): number =>
+    runs.find((r) => r.scenario === scenario && r.tool === tool)?.seconds ?? NaN;
+  const speedup = t('throttled', 'ours, plain') / t('throttled', 'ours, segmented x4');
+  const vsAria = t('throttled', 'ours, segmented x4') / t('throttled', 'aria2c -x4 -s4');
+  const plainVsCurl = t('unthrottled', 'ours, plain') / t('unthrottled', 'curl');
+  const segVsCurl = t('unthrottled', 'ours, segmented x4') / t('unthrottled', 'curl');
+  const ourRss = Math.max(
+    ...runs.filter((r) => r.tool.startsWith('ours')).map((r) => r.maxRssMb ?? Infinity),
+  );
+  const mark = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+  return [
+    `- throttled: segmented is ${speedup.toFixed(2)}x plain (target >= 3.5x: ${mark(speedup >= 3.5)})`,
+    `- throttled: segmented takes ${vsAria.toFixed(2)}x aria2c's time (target <= 1.10: ${mark(vsAria <= 1.1)})`,
+    `- unthrottled: plain takes ${plainVsCurl.toFixed(2)}x curl's time, segmented ${segVsCurl.toFixed(2)}x ` +
+      `(target <= 1.15: ${mark(Math.min(plainVsCurl, segVsCurl) <= 1.15)})`,
+    `- our peak RSS ${ourRss.toFixed(0)} MB (target < 100: ${mark(ourRss < 100)})`,
+  ];
+}
+
+/** Child mode: one download, then a JSON line with the timing and digest. */
+async function child(url: string, dir: string, segmented: boolean): Promise<void> {
+  const { download } = await import('../src/net/download/index.js');
+  const started = process.hrtime.bigint();
+  const r = await download({
+    url,
+    destDir: dir,
+    tempPrefix: '.ak-bench-',
+    segmented,
+    connections: 4,
+    stallTimeoutMs: 30_000,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  await rm(r.path, { force: true });
+  const report: ChildReport = {
+    ms,
+    sha256: r.sha256,
+    size: r.size,
+    connections: r.connections,
+    segmented: r.segmented,
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+const childAt = process.argv.indexOf('--child');
+if (childAt >= 0) {
+  const [url, dir, seg] = process.argv.slice(childAt + 1);
+  await child(url ?? '', dir ?? '', seg === '1');
+} else {
+  await main();
+}
