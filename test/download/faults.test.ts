@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
 import { cleanStaleTemps, download } from '../../src/net/download/index.js';
+import { initialSegments } from '../../src/net/download/segment-plan.js';
 import { fileSha256, listDir, PREFIX, rangesFor, request, setUp, type Bench } from './helpers.js';
 
 const SIZE = 2 * 1024 * 1024 + 4099;
@@ -76,6 +77,27 @@ void describe('download: faults, retries and resume', () => {
       assert.equal(r.sha256, want);
       assert.equal(await fileSha256(r.path), want);
       assert.equal(r.retries, 1);
+    } finally {
+      await done();
+    }
+  });
+
+  void test('work stealing: idle connections take over the tail of a slow segment', async () => {
+    fresh();
+    // Only the first request (the probe, which serves segment 0) is slow.
+    b.sim.fault(PATH, { throttleBytesPerSec: 256 * 1024, times: 1 });
+    try {
+      const r = await download(request(b.dir, url, { segmented: true, connections: 4 }));
+      assert.equal(r.sha256, want);
+      assert.equal(await fileSha256(r.path), want);
+      const starts = rangesFor(b.sim, PATH).map((h) => Number(/bytes=(\d+)-/.exec(h)?.[1]));
+      // Segment 0 (served by the slow probe) ends here; a range starting inside it was stolen.
+      const seg0End = initialSegments(SIZE, 4, 256 * 1024)[0]?.end ?? 0;
+      assert.ok(
+        starts.some((s) => s > 0 && s < seg0End),
+        `a range inside [0, ${seg0End}) was requested: ${starts.join(', ')}`,
+      );
+      assert.ok(r.retries === 0);
     } finally {
       await done();
     }
