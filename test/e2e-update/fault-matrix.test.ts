@@ -226,7 +226,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
     await disposeFixtures();
   });
 
-  test('the faulted run exits 1 and prints one JSON document', () => {
+  void test('the faulted run exits 1 and prints one JSON document', () => {
     assert.equal(run2.code, 1, run2.stderr);
     assert.equal(run2.json?.command, 'update');
     const failing = CASES.filter((c) => c.expect.status === 'failed').length + 1;
@@ -235,7 +235,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
   });
 
   for (const c of CASES) {
-    test(`${c.title}: ${c.expect.status === 'failed' ? 'fails, v1 intact' : 'succeeds'}`, async () => {
+    void test(`${c.title}: ${c.expect.status === 'failed' ? 'fails, v1 intact' : 'succeeds'}`, async () => {
       const o = appOf(run2, c.app);
       const installed1 = before1.apps[c.app]?.installed;
       assert.ok(installed1, `v1 of ${c.app} in state`);
@@ -266,7 +266,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
     });
   }
 
-  test('segmented cases really sent Range requests with If-Range', () => {
+  void test('segmented cases really sent Range requests with If-Range', () => {
     for (const app of ['dropseg', 'norange', 'badrange']) {
       const ranged = sim.requests.filter(
         (r) => r.path.startsWith(`/dl/${app}/${V2}/`) && r.headers.range !== undefined,
@@ -279,7 +279,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
     }
   });
 
-  test('storage_dir not writable: fails before downloading, v1 intact', async () => {
+  void test('storage_dir not writable: fails before downloading, v1 intact', async () => {
     const o = appOf(run2, RO_APP);
     const installed1 = before1.apps[RO_APP]?.installed;
     assert.ok(installed1);
@@ -294,7 +294,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
     );
   });
 
-  test('clean rerun with the faults cleared: every v2 installs, no temp files remain', async () => {
+  void test('clean rerun with the faults cleared: every v2 installs, no temp files remain', async () => {
     sim.clearFaults();
     for (const c of CASES) await c.disarm?.(sim);
     if (roMode === 'chmod') await chmod(roStorage, 0o755);

@@ -93,7 +93,9 @@ export function sha256(data: Buffer): string {
 /** Runs an installed AppImage (asynchronously: the sim shares this process) and returns its stdout. */
 export function execInstalled(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, [], { timeout: 10_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+    execFile(file, [], { timeout: 10_000 }, (err, stdout) =>
+      err ? reject(new Error(`${file} failed`, { cause: err })) : resolve(stdout.trim()),
+    );
   });
 }
 
