@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeAppImage } from '../../fixtures/make-appimage.js';
 import { startSim, type Sim, type SimReleaseAsset } from '../../sim/index.js';
-import { runCli, type CliRun } from '../helpers/run-cli.js';
+import { CLI_PATH, runCli, type CliRun } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 /** One app of `update --json` (DESIGN 3 plus the documented extras). */
@@ -236,4 +236,25 @@ export async function waitFor<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A CLI process started in the background, for tests that kill it or race it. */
+export interface BackgroundCli {
+  child: ChildProcess;
+  /** Resolves when it exits, with what it printed. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+/** Starts the built CLI without waiting for it (runCli waits; these tests need the pid). */
+export function startCli(args: string[], env: NodeJS.ProcessEnv): BackgroundCli {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
+  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  const done = new Promise<Awaited<BackgroundCli['done']>>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
 }
