@@ -1,10 +1,9 @@
-import type { Dispatcher } from 'undici';
 import type { Paths } from '../config/paths.js';
 import type { EventSink } from './events.js';
 
 /**
  * Everything the core needs from the outside world, passed down explicitly so tests inject
- * their own environment, clock, HTTP dispatcher and event sink.
+ * their own environment, clock and event sink.
  */
 export interface Context {
   env: NodeJS.ProcessEnv;
@@ -13,7 +12,5 @@ export interface Context {
   now: () => Date;
   /** Node's `process.arch` of the host (x64, arm64, ...). */
   arch: string;
-  /** Optional undici dispatcher (connection pools, test agents). */
-  dispatcher?: Dispatcher | undefined;
   emit: EventSink;
 }

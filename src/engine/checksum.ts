@@ -14,7 +14,6 @@ export async function expectedChecksum(resolution: Resolution, run: Run): Promis
   if (!resolution.checksumUrl) return undefined;
   const res = await request(resolution.checksumUrl, {
     signal: run.signal,
-    dispatcher: run.ctx.dispatcher,
     maxBodyBytes: 1 << 20,
   });
   if (res.status !== 200) {

@@ -63,7 +63,6 @@ export async function fetchAsset(
         seedPath: seedFile,
         destDir: settings.storage_dir,
         tempPrefix: prefix,
-        dispatcher: ctx.dispatcher,
         stallTimeoutMs,
         signal: run.signal,
         onProgress: (fetched, total) =>
@@ -120,7 +119,6 @@ export async function fetchAsset(
       connections: settings.download_connections,
       stallTimeoutMs,
       signal: run.signal,
-      dispatcher: ctx.dispatcher,
       onProgress: (received, total) =>
         ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
     });

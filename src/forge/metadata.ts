@@ -62,7 +62,7 @@ async function fetchOnce(
   const headers: Record<string, string> = { ...req.headers };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   else if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-  const res = await request(req.url, { headers, dispatcher: ctx.dispatcher });
+  const res = await request(req.url, { headers });
   let requests = res.requests;
 
   if (res.status === 304 && cached) {
@@ -125,7 +125,6 @@ async function viaProxies(
       // Only Accept-style headers go to a proxy: the token stays with the hub.
       const res = await request(proxiedUrl(base, req.url), {
         headers: { accept: req.headers?.accept ?? 'application/json' },
-        dispatcher: deps.ctx.dispatcher,
         retries: 0,
       });
       requests += res.requests;

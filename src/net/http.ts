@@ -3,10 +3,9 @@
  * followed by hand so credentials never leak to another origin, every request has a deadline,
  * and idempotent requests survive a dropped connection or a passing 5xx.
  */
-import { request as undiciRequest } from 'undici';
-import type { Dispatcher } from 'undici';
 import { KeeperError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
+import { discardBody, sendRequest, type TransportResponse } from './transport.js';
 
 /** Options for one metadata request. */
 export interface HttpRequestOptions {
@@ -23,7 +22,6 @@ export interface HttpRequestOptions {
   maxBodyBytes?: number;
   /** Read at most a few KiB and drop the rest (probes that only need headers). */
   discardBody?: boolean;
-  dispatcher?: Dispatcher | undefined;
 }
 
 /** A fully read response. */
@@ -66,7 +64,7 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
       const text = await readBody(res, current, options, signal, timeoutMs);
       return buildResponse(res.statusCode, res.headers, current, requests, text);
     }
-    await res.body.dump({ limit: DISCARD_LIMIT }).catch(() => undefined);
+    await discardBody(res.body, DISCARD_LIMIT);
     if (redirects >= maxRedirects) {
       throw new KeeperError(
         'HTTP_TOO_MANY_REDIRECTS',
@@ -83,7 +81,7 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
   }
 }
 
-type RawResponse = Dispatcher.ResponseData;
+type RawResponse = TransportResponse;
 
 async function sendWithRetries(
   url: string,
@@ -99,12 +97,7 @@ async function sendWithRetries(
     count();
     let res: RawResponse;
     try {
-      res = await undiciRequest(url, {
-        method,
-        headers,
-        signal,
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      });
+      res = await sendRequest(url, { method, headers, signal });
     } catch (err) {
       if (signal.aborted) throw abortError(url, options.signal, timeoutMs, err);
       if (attempt >= retries) {
@@ -114,7 +107,7 @@ async function sendWithRetries(
       continue;
     }
     if (RETRY_STATUSES.has(res.statusCode) && attempt < retries) {
-      await res.body.dump({ limit: DISCARD_LIMIT }).catch(() => undefined);
+      await discardBody(res.body, DISCARD_LIMIT);
       await backoff(attempt, signal);
       continue;
     }
@@ -130,21 +123,20 @@ async function readBody(
   timeoutMs: number,
 ): Promise<string> {
   if (options.discardBody) {
-    await res.body.dump({ limit: DISCARD_LIMIT }).catch(() => undefined);
+    await discardBody(res.body, DISCARD_LIMIT);
     return '';
   }
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for await (const chunk of res.body) {
-      const buf = Buffer.from(chunk as Uint8Array);
-      size += buf.length;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
       if (size > limit) {
         res.body.destroy();
         throw new KeeperError('HTTP_BODY_TOO_LARGE', `response from ${url} is larger than ${limit} bytes`);
       }
-      chunks.push(buf);
+      chunks.push(chunk);
     }
   } catch (err) {
     if (err instanceof KeeperError) throw err;

@@ -29,7 +29,6 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     url: req.url,
     file: temp.handle,
     headers: withoutAuthorization(req.headers),
-    dispatcher: req.dispatcher,
     signal: req.signal,
     stallTimeoutMs: req.stallTimeoutMs,
     maxRetries: req.maxRetries ?? DEFAULT_MAX_RETRIES,

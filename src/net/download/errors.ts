@@ -1,4 +1,5 @@
 import { KeeperError } from '../../core/errors.js';
+import { TransportCode } from '../transport-errors.js';
 
 /** Options of a download failure: whether another attempt may succeed and when to make it. */
 export interface DownloadErrorOptions {
@@ -43,7 +44,7 @@ export class RangeNotHonouredError extends DownloadError {
 
 // Socket-level failures worth another attempt; anything else from the system (ENOSPC, EACCES,
 // ENOTFOUND) will not get better by retrying.
-const TRANSIENT_NETWORK_CODES = new Set([
+const TRANSIENT_NETWORK_CODES = new Set<string>([
   'ECONNRESET',
   'ECONNREFUSED',
   'ECONNABORTED',
@@ -53,16 +54,15 @@ const TRANSIENT_NETWORK_CODES = new Set([
   'ENETUNREACH',
   'ENETDOWN',
   'EAI_AGAIN',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
+  TransportCode.closed,
+  TransportCode.connectTimeout,
+  TransportCode.headersTimeout,
+  TransportCode.bodyTimeout,
 ]);
 
 /** The error for a response body that closed before its end without saying why (transient). */
 export function bodyClosedEarly(): Error {
-  return Object.assign(new Error('response body closed before its end'), { code: 'UND_ERR_CLOSED' });
+  return Object.assign(new Error('response body closed before its end'), { code: TransportCode.closed });
 }
 
 /** Turns whatever a request or body stream threw into a DownloadError with a clear code. */
@@ -70,7 +70,7 @@ export function classifyNetworkError(err: unknown, url: string): DownloadError {
   if (err instanceof DownloadError) return err;
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   const text = err instanceof Error ? err.message : String(err);
-  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+  if (code === TransportCode.shortBody) {
     return new DownloadError('DOWNLOAD_SHORT', url, `body shorter than its Content-Length: ${text}`, {
       transient: true,
       cause: err,
@@ -82,13 +82,13 @@ export function classifyNetworkError(err: unknown, url: string): DownloadError {
       cause: err,
     });
   }
-  if (typeof code === 'string' && code.startsWith('UND_ERR')) {
+  if (typeof code === 'string' && code.startsWith('TRANSPORT_')) {
     return new DownloadError('DOWNLOAD_NETWORK', url, `HTTP client error: ${text}`, {
       transient: false,
       cause: err,
     });
   }
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !TRANSIENT_NETWORK_CODES.has(code)) {
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     return new DownloadError(`DOWNLOAD_${code}`, url, text, { transient: false, cause: err });
   }
   return new DownloadError('DOWNLOAD_FAILED', url, text, { transient: false, cause: err });

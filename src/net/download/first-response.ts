@@ -20,11 +20,7 @@ export async function openFirstResponse(ctx: TransferContext): Promise<FirstResp
   for (let failures = 0; ;) {
     const attempt = new Attempt(ctx.signal, ctx.stallTimeoutMs);
     try {
-      const response = await openResponse(ctx.url, {
-        headers: ctx.headers,
-        dispatcher: ctx.dispatcher,
-        attempt,
-      });
+      const response = await openResponse(ctx.url, { headers: ctx.headers, attempt });
       if (response.statusCode !== 200) {
         response.body.destroy();
         throw new DownloadError(

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { request, type Dispatcher } from 'undici';
+import { discardBody, sendRequest, type TransportResponse } from '../transport.js';
 import type { Attempt } from './attempt.js';
 import { DownloadError } from './errors.js';
 import { headerValue, retryAfterMs } from './response-headers.js';
@@ -7,19 +7,12 @@ import { headerValue, retryAfterMs } from './response-headers.js';
 const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** A response whose headers arrived, after redirects. */
-export interface OpenedResponse {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: Dispatcher.ResponseData['body'];
-  /** URL that answered, after redirects. */
-  url: string;
-}
+/** A response whose headers arrived, after redirects (`url` is the one that answered). */
+export type OpenedResponse = TransportResponse;
 
 /** Options for opening one GET. */
 export interface OpenOptions {
   headers: Record<string, string>;
-  dispatcher?: Dispatcher | undefined;
   attempt: Attempt;
 }
 
@@ -42,13 +35,15 @@ export function withoutAuthorization(headers: Record<string, string> | undefined
 export async function openResponse(url: string, options: OpenOptions): Promise<OpenedResponse> {
   let current = url;
   for (let hop = 0; ; hop++) {
-    let res: Dispatcher.ResponseData;
+    let res: TransportResponse;
     try {
-      res = await request(current, {
+      // The attempt's own stall timer watches the body; the transport only bounds the connect.
+      res = await sendRequest(current, {
         method: 'GET',
         headers: options.headers,
-        dispatcher: options.dispatcher,
         signal: options.attempt.signal,
+        headersTimeoutMs: 0,
+        bodyTimeoutMs: 0,
       });
     } catch (err) {
       throw options.attempt.translate(err, current);
@@ -56,7 +51,7 @@ export async function openResponse(url: string, options: OpenOptions): Promise<O
     options.attempt.touch();
     const location = headerValue(res.headers, 'location');
     if (REDIRECT_STATUSES.has(res.statusCode) && location) {
-      await res.body.dump().catch(() => undefined);
+      await discardBody(res.body);
       if (hop + 1 > MAX_REDIRECTS) {
         throw new DownloadError('DOWNLOAD_REDIRECTS', url, `more than ${MAX_REDIRECTS} redirects`);
       }
@@ -68,11 +63,11 @@ export async function openResponse(url: string, options: OpenOptions): Promise<O
       continue;
     }
     if (res.statusCode >= 400) {
-      await res.body.dump().catch(() => undefined);
+      await discardBody(res.body);
       throw httpStatusError(res.statusCode, res.headers, current);
     }
     if (res.statusCode >= 300 || res.statusCode < 200) {
-      await res.body.dump().catch(() => undefined);
+      await discardBody(res.body);
       throw new DownloadError(
         `DOWNLOAD_HTTP_${res.statusCode}`,
         current,

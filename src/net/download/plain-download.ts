@@ -110,7 +110,7 @@ async function reopen(
       'if-range': state.validator ?? '',
     };
     try {
-      response = await openResponse(state.finalUrl, { headers, dispatcher: ctx.dispatcher, attempt });
+      response = await openResponse(state.finalUrl, { headers, attempt });
     } catch (err) {
       if (err instanceof DownloadError && err.code === 'DOWNLOAD_HTTP_416') {
         throw new RangeNotHonouredError(
@@ -135,11 +135,7 @@ async function reopen(
       return response;
     }
   } else {
-    response = await openResponse(state.finalUrl, {
-      headers: ctx.headers,
-      dispatcher: ctx.dispatcher,
-      attempt,
-    });
+    response = await openResponse(state.finalUrl, { headers: ctx.headers, attempt });
   }
   if (response.statusCode !== 200) {
     response.body.destroy();

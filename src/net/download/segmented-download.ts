@@ -59,7 +59,7 @@ export async function runSegmented(
     const headers = { ...ctx.headers, range: `bytes=${seg.received}-${last}`, 'if-range': plan.validator };
     let response: OpenedResponse;
     try {
-      response = await openResponse(plan.finalUrl, { headers, dispatcher: ctx.dispatcher, attempt });
+      response = await openResponse(plan.finalUrl, { headers, attempt });
     } catch (err) {
       if (err instanceof DownloadError && err.code === 'DOWNLOAD_HTTP_416') {
         throw new RangeNotHonouredError(plan.finalUrl, `server refused range ${seg.received}-${last} (416)`);

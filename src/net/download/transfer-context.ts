@@ -1,5 +1,4 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { Dispatcher } from 'undici';
 
 /** What the plain and segmented transfers share: the file, settings, and run-wide counters. */
 export interface TransferContext {
@@ -7,7 +6,6 @@ export interface TransferContext {
   url: string;
   file: FileHandle;
   headers: Record<string, string>;
-  dispatcher: Dispatcher | undefined;
   signal: AbortSignal | undefined;
   stallTimeoutMs: number;
   maxRetries: number;

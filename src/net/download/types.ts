@@ -1,5 +1,3 @@
-import type { Dispatcher } from 'undici';
-
 /** What to download and how. */
 export interface DownloadRequest {
   url: string;
@@ -20,7 +18,6 @@ export interface DownloadRequest {
   /** Failed attempts in a row (without progress) per connection before giving up (default 4). */
   maxRetries?: number;
   signal?: AbortSignal;
-  dispatcher?: Dispatcher;
   headers?: Record<string, string>;
   onProgress?: (received: number, total: number | undefined) => void;
 }

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { errors, request, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import { KeeperError } from '../../core/errors.js';
-import { zsyncError } from './errors.js';
 import { USER_AGENT } from '../../core/version.js';
+import { isTransportTimeout, sendRequest, type TransportResponse } from '../transport.js';
+import { zsyncError } from './errors.js';
 
 /** Connection settings and counters shared by every request of one zsync run. */
 export interface HttpSession {
-  dispatcher?: Dispatcher | undefined;
   /** No byte for this long (headers or body) means the connection stalled. */
   stallTimeoutMs: number;
   signal?: AbortSignal | undefined;
@@ -22,7 +22,7 @@ export interface OpenResponse {
   url: string;
   status: number;
   headers: IncomingHttpHeaders;
-  body: Dispatcher.ResponseData['body'];
+  body: Readable;
 }
 
 const MAX_REDIRECTS = 10;
@@ -34,27 +34,27 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Drops a response body we will not read (destroying undici's body emits an error: ignore it). */
+/** Drops a response body we will not read, closing its connection (errors after that are moot). */
 export function discardBody(body: OpenResponse['body']): void {
   body.on('error', () => undefined);
   body.destroy();
 }
 
 /**
- * Turns what undici or a body stream throws into a zsync error: aborts, stalls and network
+ * Turns what the transport or a body stream throws into a zsync error: aborts, stalls and network
  * failures each get their own code so the caller's warning says what happened.
  */
 export function networkError(err: unknown, url: string, signal?: AbortSignal): KeeperError {
   if (err instanceof KeeperError) return err;
   if (signal?.aborted) return zsyncError('ABORTED', 'zsync update aborted', { cause: err });
-  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError)
+  if (isTransportTimeout(err))
     return zsyncError('STALLED', `no data from ${url} for too long`, { cause: err });
   const message = err instanceof Error ? err.message : String(err);
   return zsyncError('NETWORK', `request to ${url} failed: ${message}`, { cause: err });
 }
 
 /**
- * GET with redirects followed by hand (undici's `request` does not), never sending credentials.
+ * GET with redirects followed by hand (the transport does not), never sending credentials.
  * Resolves once the final response's headers arrived; its body is left to the caller to stream.
  */
 export async function openGet(
@@ -68,16 +68,15 @@ export async function openGet(
     const parsed = new URL(current);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
       throw zsyncError('NETWORK', `unsupported URL scheme in ${current}`);
-    let res: Dispatcher.ResponseData;
+    let res: TransportResponse;
     session.requests++;
     try {
-      res = await request(current, {
+      res = await sendRequest(current, {
         method: 'GET',
         headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', ...headers },
-        dispatcher: session.dispatcher,
         signal,
-        headersTimeout: session.stallTimeoutMs,
-        bodyTimeout: session.stallTimeoutMs,
+        headersTimeoutMs: session.stallTimeoutMs,
+        bodyTimeoutMs: session.stallTimeoutMs,
       });
     } catch (err) {
       throw networkError(err, current, signal);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
 import { KeeperError } from '../../core/errors.js';
 import { BlockHasher } from './block-hasher.js';
 import { BlockMatcher } from './block-matcher.js';
@@ -24,7 +23,6 @@ export interface ZsyncRequest {
   destDir: string;
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
-  dispatcher?: Dispatcher;
   stallTimeoutMs: number;
   signal?: AbortSignal;
   /** Ranges per multi-range request (default 32). */
@@ -81,7 +79,6 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
  */
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
   const session: HttpSession = {
-    dispatcher: req.dispatcher,
     stallTimeoutMs: req.stallTimeoutMs,
     signal: req.signal,
     requests: 0,

@@ -74,7 +74,7 @@ async function probe(ctx: Context, target: HubTarget, suffix: string): Promise<D
   const id = (name: string): string => `${name}${suffix}`;
   let res;
   try {
-    res = await request(url, { headers, timeoutMs: 15_000, retries: 1, dispatcher: ctx.dispatcher });
+    res = await request(url, { headers, timeoutMs: 15_000, retries: 1 });
   } catch (err) {
     return [
       check(

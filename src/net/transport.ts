@@ -1,0 +1,164 @@
+/**
+ * The one HTTP transport of the tool: a thin layer over node's own http/https clients with
+ * keep-alive agents, an AbortSignal, connect/headers/body timeouts, and failures that carry
+ * stable codes (see transport-errors.ts). It sends one request and returns the response head
+ * with an unread body; redirects, retries and credentials are the callers' business.
+ *
+ * Why not undici: its WASM parser alone lifts a process to ~100 MB peak RSS (see
+ * docs/decisions.md), and node's built-in parser is fast enough to saturate a loopback link.
+ */
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { agentFor } from './transport-agents.js';
+import { ResponseBody } from './transport-body.js';
+import { fromSocketError, TransportCode, TransportError } from './transport-errors.js';
+
+export { discardBody } from './transport-body.js';
+export { isTransportTimeout, TransportCode, TransportError } from './transport-errors.js';
+
+/** One request. */
+export interface TransportOptions {
+  /** Default GET. */
+  method?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  /** Time to establish a new TCP connection (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Time from having a connection to the response head (default 300 s). */
+  headersTimeoutMs?: number;
+  /** Longest silence while the body is being read (default 300 s; 0 = none). */
+  bodyTimeoutMs?: number;
+}
+
+/** A response whose head arrived; `body` must be read to its end or destroyed. */
+export interface TransportResponse {
+  statusCode: number;
+  /** Lower-case names, as node's parser gives them. */
+  headers: IncomingHttpHeaders;
+  body: Readable;
+  /** The URL this response answers (the request's; redirects are not followed). */
+  url: string;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
+const DEFAULT_BODY_TIMEOUT_MS = 300_000;
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Sends one HTTP(S) request and resolves once the response head arrived. Rejects with a
+ * TransportError on connection failures, timeouts and aborts. An idempotent request whose
+ * reused keep-alive socket turns out to be closed by the server is sent once more on another
+ * connection, since the server never saw it.
+ */
+export async function sendRequest(url: string, options: TransportOptions = {}): Promise<TransportResponse> {
+  try {
+    return await sendOnce(url, options);
+  } catch (err) {
+    if (!(err instanceof StaleSocketError)) throw err;
+    return sendOnce(url, options, false);
+  }
+}
+
+/** Marks a failure on a reused socket before any response byte: worth one more try. */
+class StaleSocketError extends TransportError {}
+
+function sendOnce(url: string, options: TransportOptions, mayRetry = true): Promise<TransportResponse> {
+  const target = new URL(url);
+  const method = (options.method ?? 'GET').toUpperCase();
+  const signal = options.signal;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+
+  return new Promise<TransportResponse>((resolve, reject) => {
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      reject(new TransportError(TransportCode.protocol, url, `unsupported URL scheme ${target.protocol}`));
+      return;
+    }
+    if (signal?.aborted) {
+      reject(new TransportError(TransportCode.aborted, url, 'request aborted', { cause: signal.reason }));
+      return;
+    }
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req: ClientRequest = send(target, {
+      method,
+      headers: options.headers,
+      agent: agentFor(target.protocol),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    let body: ResponseBody | undefined;
+
+    const stopWaiting = (): void => {
+      settled = true;
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const fail = (err: TransportError): void => {
+      if (settled) return;
+      stopWaiting();
+      req.destroy();
+      reject(err);
+    };
+    const onAbort = (): void =>
+      fail(new TransportError(TransportCode.aborted, url, 'request aborted', { cause: signal?.reason }));
+    const waitFor = (ms: number, code: string, what: string): void => {
+      if (timer) clearTimeout(timer);
+      if (ms > 0)
+        timer = setTimeout(() => fail(new TransportError(code, url, `${what} within ${ms} ms`)), ms);
+    };
+
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.once('socket', (socket: Socket) => {
+      if (!socket.connecting) {
+        waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
+        return;
+      }
+      waitFor(connectTimeoutMs, TransportCode.connectTimeout, 'no connection');
+      socket.once('connect', () => {
+        if (!settled) waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
+      });
+    });
+    // Errors after the head belong to the body; before it, they fail the request.
+    req.on('error', (err: unknown) => {
+      if (body) {
+        body.noteSocketError(err);
+        return;
+      }
+      const mapped = fromSocketError(err, url);
+      if (mayRetry && req.reusedSocket && IDEMPOTENT.has(method) && STALE_SOCKET_CODES.has(mapped.code)) {
+        fail(new StaleSocketError(mapped.code, url, mapped.message, { cause: err }));
+        return;
+      }
+      fail(mapped);
+    });
+    req.once('response', (res: IncomingMessage) => {
+      if (settled) {
+        res.destroy();
+        return;
+      }
+      stopWaiting();
+      body = new ResponseBody(res, req, {
+        url,
+        expectedLength: announcedLength(method, res),
+        idleTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+        signal,
+      });
+      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body, url });
+    });
+    req.end();
+  });
+}
+
+/** Body length the head promises, when there is a body whose length it states. */
+function announcedLength(method: string, res: IncomingMessage): number | undefined {
+  const status = res.statusCode ?? 0;
+  if (method === 'HEAD' || status === 204 || status === 304 || status < 200) return undefined;
+  const raw = res.headers['content-length'];
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw.trim());
+}
