@@ -13,6 +13,7 @@ import {
   makeWorld,
   publish,
   sharedSim,
+  waitFor,
   type World,
 } from './harness.js';
 
@@ -56,7 +57,11 @@ void describe('update: file names, previous version and symlinks', { concurrency
       const run = await w.update();
       assert.equal(run.code, 0, run.stderr);
       assert.equal(appOf(run, 'named').path, join(w.storageDir, 'named-2.0.0.AppImage'));
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor('inotify events of both names', () =>
+        Promise.resolve(
+          seen.includes('named-1.0.0.AppImage') && seen.includes('named-2.0.0.AppImage') ? true : undefined,
+        ),
+      );
     } finally {
       watcher.close();
     }

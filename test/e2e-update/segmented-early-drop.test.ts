@@ -1,10 +1,9 @@
-// Known bug, kept visible as a todo: when the server drops the connection right after the
-// headers of the first (probe) response of a segmented download, the probe body can be destroyed
-// while runSegmented awaits `truncate`, before pumpBody attaches its listeners. pumpBody then
-// waits for events that never come, the download never settles, and the CLI exits 13
-// ("unsettled top-level await") with nothing on stdout and the temp file left behind.
-// Owner: src/net/download (body-pump.ts / segmented-download.ts). The race is timing dependent
-// (with a busy file-system thread it shows in most runs of this file), so several runs go in parallel.
+// Regression test: when the server drops the connection right after the headers of the first
+// (probe) response of a segmented download, the probe body can be destroyed while the segmented
+// downloader is still setting up, before the body pump reads it. Before dc26f53 the pump then
+// waited for events that never came, and the CLI exited 13 ("unsettled top-level await") with
+// nothing on stdout and the temp file left behind. The race is timing dependent (a busy
+// file-system thread makes it likely), so several runs go in parallel.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Sim } from '../../sim/index.js';
@@ -47,16 +46,12 @@ void describe('update: segmented download dropped right after the headers', () =
     await sim.stop();
   });
 
-  void test(
-    'every run fails with a download error and leaves no temp file',
-    { todo: 'src/net/download: pumpBody hangs on a probe body destroyed before it is read (exit 13)' },
-    async () => {
-      const runs = await Promise.all(worlds.map((w) => w.update([], 60_000)));
-      for (const [i, run] of runs.entries()) {
-        assert.equal(run.code, 1, run.stderr);
-        assert.match(appOf(run, 'early').error?.code ?? '', /^DOWNLOAD_/);
-        assert.deepEqual(await tempFiles(worlds[i]?.storageDir ?? ''), []);
-      }
-    },
-  );
+  void test('every run fails with a download error and leaves no temp file', async () => {
+    const runs = await Promise.all(worlds.map((w) => w.update([], 60_000)));
+    for (const [i, run] of runs.entries()) {
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(appOf(run, 'early').error?.code ?? '', /^DOWNLOAD_/);
+      assert.deepEqual(await tempFiles(worlds[i]?.storageDir ?? ''), []);
+    }
+  });
 });
