@@ -23,7 +23,7 @@ import {
   type UpdateJson,
   type World,
 } from './harness.js';
-import { makeZip } from './zip-writer.js';
+import { writeZip } from '../helpers/zip-writer.js';
 
 const V1 = '1.0.0';
 const V2 = '2.0.0';
@@ -140,13 +140,13 @@ const CASES: Case[] = [
       (
         await publish(sim, 'zipescape', V2, {
           assetName: 'zipescape-2.0.0.zip',
-          body: makeZip([{ name: '../zipescape.AppImage', data: await appImage('zipescape', V2) }]),
+          body: writeZip([{ name: '../zipescape.AppImage', data: await appImage('zipescape', V2) }]),
         })
       ).path,
     disarm: async (sim) =>
       void (await publish(sim, 'zipescape', V2, {
         assetName: 'zipescape-2.0.0.zip',
-        body: makeZip([{ name: 'dist/zipescape.AppImage', data: await appImage('zipescape', V2) }]),
+        body: writeZip([{ name: 'dist/zipescape.AppImage', data: await appImage('zipescape', V2) }]),
       })),
     expect: { status: 'failed', code: /^ZIP_UNSAFE_PATH$/, message: /\.\.\/zipescape\.AppImage/ },
   },
@@ -157,13 +157,13 @@ const CASES: Case[] = [
       (
         await publish(sim, 'zipnone', V2, {
           assetName: 'zipnone-2.0.0.zip',
-          body: makeZip([{ name: 'README.txt', data: 'nothing to run here\n' }]),
+          body: writeZip([{ name: 'README.txt', data: 'nothing to run here\n' }]),
         })
       ).path,
     disarm: async (sim) =>
       void (await publish(sim, 'zipnone', V2, {
         assetName: 'zipnone-2.0.0.zip',
-        body: makeZip([
+        body: writeZip([
           { name: 'README.txt', data: 'now with the app\n' },
           { name: 'zipnone.AppImage', data: await appImage('zipnone', V2) },
         ]),

@@ -16,7 +16,7 @@ import {
   tempFiles,
   type World,
 } from './harness.js';
-import { makeZip } from './zip-writer.js';
+import { writeZip } from '../helpers/zip-writer.js';
 
 void describe('update: ZIP assets and checksum files', { concurrency: true }, () => {
   let sim: Sim;
@@ -44,7 +44,7 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
   ) {
     const w = await world();
     await w.forgeRecipe(app, recipeExtra);
-    await publish(sim, app, '1.0.0', { assetName: `${app}-1.0.0.zip`, body: makeZip(entries) });
+    await publish(sim, app, '1.0.0', { assetName: `${app}-1.0.0.zip`, body: writeZip(entries) });
     const run = await w.update();
     return { w, run, o: appOf(run, app) };
   }

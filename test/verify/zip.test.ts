@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { extractAppImageFromZip, isZip } from '../../src/appimage/zip.js';
 import { EM_AARCH64, elfBytes } from './elf-bytes.js';
-import { writeZip } from './zip-writer.js';
+import { writeZip } from '../helpers/zip-writer.js';
 
 const PREFIX = '.appimage-keeper-zip-';
 

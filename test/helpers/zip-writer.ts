@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 /** One entry for writeZip: a raw name (anything, including unsafe paths) and its data. */
 export interface RawEntry {
   name: string;
-  data: Buffer;
+  data: Buffer | string;
   /** Unix mode for the external attributes (e.g. 0o120777 for a symlink). */
   mode?: number;
 }
@@ -12,11 +12,15 @@ export interface RawEntry {
  * Builds a stored (uncompressed) ZIP by hand, so tests can make archives the `zip` tool refuses
  * to make: absolute names, `..`, backslashes.
  */
-export function writeZip(entries: RawEntry[]): Buffer {
+export function writeZip(entries: readonly RawEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const e of entries) {
+  for (const entry of entries) {
+    const e = {
+      ...entry,
+      data: typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : entry.data,
+    };
     const name = Buffer.from(e.name, 'utf8');
     const crc = crc32(e.data);
     const local = Buffer.alloc(30);
