@@ -4,6 +4,7 @@ import { mapPool } from './pool.js';
 import { outcomeFor, type AppOutcome } from './outcome.js';
 import { resolveStep } from './resolve-step.js';
 import { errorInfo } from './error-info.js';
+import { recordFailure, recordSeen } from './record.js';
 
 /**
  * `check`: resolves every selected app in parallel (per-host limits) and compares with state.
@@ -28,11 +29,7 @@ export async function checkApps(run: Run, entries: readonly AppEntry[]): Promise
       };
     }
     if (step.kind === 'failed') {
-      run.store.updateApp(entry.name, strategy, (s) => ({
-        ...s,
-        lastCheck: now,
-        lastError: { code: step.error.code, message: step.error.message, at: now },
-      }));
+      recordFailure(run.store, entry.name, strategy, now, step.error);
       return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(step.error) };
     }
     const r = step.resolution;
@@ -40,12 +37,7 @@ export async function checkApps(run: Run, entries: readonly AppEntry[]): Promise
     const latestVersion = step.needsUpdate
       ? r.version
       : (run.store.app(entry.name)?.installed?.version ?? r.version);
-    run.store.updateApp(entry.name, strategy, (s) => ({
-      ...s,
-      lastCheck: now,
-      lastError: undefined,
-      latest: { version: latestVersion, identity: r.identity, checkedAt: now },
-    }));
+    recordSeen(run.store, entry.name, strategy, now, { version: latestVersion, identity: r.identity });
     return {
       ...outcomeFor(entry.name, step.needsUpdate ? 'update_available' : 'up_to_date', installedVersion),
       to_version: latestVersion,

@@ -76,7 +76,7 @@ export async function installApp(
         appImagePath,
         {
           hostArch: hostArch(run.ctx.arch),
-          ...(resolution.size !== undefined && fetched.method !== 'zsync' ? { size: resolution.size } : {}),
+          ...(resolution.size !== undefined ? { size: resolution.size } : {}),
           ...(sha256 ? { sha256 } : {}),
         },
         fetched.sha256,

@@ -4,6 +4,7 @@ import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
 import { outcomeFor, type AppOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
+import { recordFailure, recordSeen } from './record.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 
@@ -53,13 +54,7 @@ export async function updateApps(
       };
     }
     if (step.kind === 'failed') {
-      if (!opts.dryRun) {
-        run.store.updateApp(entry.name, strategy, (s) => ({
-          ...s,
-          lastCheck: now,
-          lastError: { code: step.error.code, message: step.error.message, at: now },
-        }));
-      }
+      if (!opts.dryRun) recordFailure(run.store, entry.name, strategy, now, step.error);
       return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(step.error) };
     }
     const r = step.resolution;
@@ -67,14 +62,7 @@ export async function updateApps(
     if (!step.needsUpdate && !opts.force) {
       // Direct recipes learn their real version from the file; when nothing changed, show that one.
       const version = state?.installed?.version ?? r.version;
-      if (!opts.dryRun) {
-        run.store.updateApp(entry.name, strategy, (s) => ({
-          ...s,
-          lastCheck: now,
-          lastError: undefined,
-          latest: { version, identity: r.identity, checkedAt: now },
-        }));
-      }
+      if (!opts.dryRun) recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
       return { ...base, to_version: version, path: state?.installed?.file ?? null };
     }
     if (opts.dryRun) {
@@ -109,11 +97,7 @@ export async function updateApps(
       };
     } catch (err) {
       const e = toKeeperError(err);
-      run.store.updateApp(entry.name, strategy, (s) => ({
-        ...s,
-        lastCheck: now,
-        lastError: { code: e.code, message: e.message, at: now },
-      }));
+      recordFailure(run.store, entry.name, strategy, now, e);
       return {
         ...base,
         status: 'failed',
