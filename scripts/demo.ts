@@ -72,7 +72,7 @@ async function run(title: string, args: string[]): Promise<void> {
 
 try {
   // Slow the assets down a little so the progress bars are visible.
-  sim.fault(/^\/(releases|downloads|files)\//, { throttleBytesPerSec: 4 * 1024, methods: ['GET'] });
+  sim.fault(/^\/(releases|downloads|files)\//, { throttleBytesPerSec: 2 * 1024, methods: ['GET'] });
   publishHello('1.0.0');
   sim.putAsset('/downloads/tool-latest.AppImage', file('tool-2.0.AppImage'), { etag: '"tool-2.0"' });
   sim.putAsset('/files/scripted-3.1.AppImage', file('scripted-3.1.AppImage'));

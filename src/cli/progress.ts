@@ -23,12 +23,11 @@ export function createProgressRenderer(
   const multi = new cliProgress.MultiBar(
     {
       stream: out.stderr,
-      format: ' {name} |{bar}| {done} / {size}  {speed}/s  eta {eta_formatted}',
+      format: ' {name} |{bar}| {done} / {size}  {speed}  {eta}',
       hideCursor: true,
       clearOnComplete: true,
       stopOnComplete: false,
       barsize: 24,
-      etaBuffer: 20,
       fps: 8,
     },
     cliProgress.Presets.shades_classic,
@@ -42,10 +41,16 @@ export function createProgressRenderer(
     const sumTotal = [...totals.values()].reduce((a, b) => a + b, 0);
     const sumDone = [...received.values()].reduce((a, b) => a + b, 0);
     if (!totalBar && bars.size > 1) {
-      totalBar = multi.create(sumTotal, sumDone, { name: 'total'.padEnd(16), done: '', size: '', speed: '' });
+      totalBar = multi.create(sumTotal, sumDone, {
+        name: 'total'.padEnd(16),
+        done: '',
+        size: '',
+        speed: '',
+        eta: '',
+      });
     }
     totalBar?.setTotal(Math.max(sumTotal, 1));
-    totalBar?.update(sumDone, { done: formatBytes(sumDone), size: formatBytes(sumTotal), speed: '' });
+    totalBar?.update(sumDone, { done: formatBytes(sumDone), size: formatBytes(sumTotal) });
   };
   return {
     onEvent(e) {
@@ -55,7 +60,8 @@ export function createProgressRenderer(
           name: e.app.slice(0, 16).padEnd(16),
           done: formatBytes(0),
           size: total ? formatBytes(total) : '?',
-          speed: '0 B',
+          speed: '',
+          eta: '',
         });
         bars.set(e.app, { bar, started: Date.now(), total });
         totals.set(e.app, total);
@@ -70,10 +76,12 @@ export function createProgressRenderer(
           totals.set(e.app, e.total);
         }
         const secs = Math.max((Date.now() - b.started) / 1000, 0.001);
+        const rate = e.received / secs;
         b.bar.update(e.received, {
           done: formatBytes(e.received),
           size: b.total ? formatBytes(b.total) : '?',
-          speed: formatBytes(Math.round(e.received / secs)),
+          speed: `${formatBytes(Math.round(rate))}/s`,
+          eta: b.total && rate > 0 ? `eta ${formatSeconds((b.total - e.received) / rate)}` : '',
         });
         received.set(e.app, e.received);
         refreshTotal();
@@ -94,4 +102,13 @@ export function createProgressRenderer(
       for (const e of pending.splice(0)) fallback(e);
     },
   };
+}
+
+/** 75 -> "1m15s", for the ETA column. */
+function formatSeconds(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
