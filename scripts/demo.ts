@@ -42,8 +42,11 @@ const env: NodeJS.ProcessEnv = {
 const sim = await startSim();
 env.DEMO_SIM_URL = sim.url;
 
+// The committed sample AppImages are tiny; trailing padding (ignored by the runtime and the
+// SquashFS reader) makes the downloads long enough to watch the progress bars.
+const PAD = Buffer.alloc(3 << 20);
 function file(name: string): Buffer {
-  return readFileSync(join(fixtures, name));
+  return Buffer.concat([readFileSync(join(fixtures, name)), PAD]);
 }
 function sha256(b: Buffer): string {
   return createHash('sha256').update(b).digest('hex');
@@ -72,7 +75,7 @@ async function run(title: string, args: string[]): Promise<void> {
 
 try {
   // Slow the assets down a little so the progress bars are visible.
-  sim.fault(/^\/(releases|downloads|files)\//, { throttleBytesPerSec: 2 * 1024, methods: ['GET'] });
+  sim.fault(/^\/(releases|downloads|files)\//, { throttleBytesPerSec: 1 << 20, methods: ['GET'] });
   publishHello('1.0.0');
   sim.putAsset('/downloads/tool-latest.AppImage', file('tool-2.0.AppImage'), { etag: '"tool-2.0"' });
   sim.putAsset('/files/scripted-3.1.AppImage', file('scripted-3.1.AppImage'));

@@ -23,7 +23,7 @@ export function createProgressRenderer(
   const multi = new cliProgress.MultiBar(
     {
       stream: out.stderr,
-      format: ' {name} |{bar}| {done} / {size}  {speed}  {eta}',
+      format: ' {name} |{bar}| {done} / {size}  {rate}  {remaining}',
       hideCursor: true,
       clearOnComplete: true,
       stopOnComplete: false,
@@ -60,8 +60,8 @@ export function createProgressRenderer(
           name: e.app.slice(0, 16).padEnd(16),
           done: formatBytes(0),
           size: total ? formatBytes(total) : '?',
-          speed: '',
-          eta: '',
+          rate: '',
+          remaining: '',
         });
         bars.set(e.app, { bar, started: Date.now(), total });
         totals.set(e.app, total);
@@ -80,8 +80,8 @@ export function createProgressRenderer(
         b.bar.update(e.received, {
           done: formatBytes(e.received),
           size: b.total ? formatBytes(b.total) : '?',
-          speed: `${formatBytes(Math.round(rate))}/s`,
-          eta: b.total && rate > 0 ? `eta ${formatSeconds((b.total - e.received) / rate)}` : '',
+          rate: `${formatBytes(Math.round(rate))}/s`,
+          remaining: b.total && rate > 0 ? `eta ${formatSeconds((b.total - e.received) / rate)}` : '',
         });
         received.set(e.app, e.received);
         refreshTotal();
