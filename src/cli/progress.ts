@@ -35,6 +35,7 @@ export function createProgressRenderer(
   const bars = new Map<string, { bar: cliProgress.SingleBar; started: number; total: number }>();
   let totalBar: cliProgress.SingleBar | undefined;
   const pending: KeeperEvent[] = [];
+  const started = Date.now();
   const received = new Map<string, number>();
   const totals = new Map<string, number>();
   const refreshTotal = (): void => {
@@ -45,12 +46,17 @@ export function createProgressRenderer(
         name: 'total'.padEnd(16),
         done: '',
         size: '',
-        speed: '',
-        eta: '',
+        rate: '',
+        remaining: '',
       });
     }
+    const secs = Math.max((Date.now() - started) / 1000, 0.001);
     totalBar?.setTotal(Math.max(sumTotal, 1));
-    totalBar?.update(sumDone, { done: formatBytes(sumDone), size: formatBytes(sumTotal) });
+    totalBar?.update(sumDone, {
+      done: formatBytes(sumDone),
+      size: formatBytes(sumTotal),
+      rate: `${formatBytes(Math.round(sumDone / secs))}/s`,
+    });
   };
   return {
     onEvent(e) {
