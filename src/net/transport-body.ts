@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { fromSocketError, TransportCode, TransportError } from './transport-errors.js';
+import { noteBodyBytes } from './transport-memory.js';
 
 // Enough to keep the socket busy while the consumer is between reads; pauses the socket beyond.
 const BODY_HIGH_WATER_MARK = 256 * 1024;
@@ -78,6 +79,7 @@ export class ResponseBody extends Readable {
     if (this.destroyed) return;
     this.received += chunk.length;
     this.idleTimer?.refresh();
+    noteBodyBytes(chunk.length);
     if (!this.push(chunk)) {
       this.res.pause();
       // A consumer that is not reading is not a silent server.

@@ -6,6 +6,7 @@ import { runPlain } from './plain-download.js';
 import { acceptsByteRanges, rangeValidator } from './response-headers.js';
 import { runSegmented } from './segmented-download.js';
 import { createTempFile } from './temp-file.js';
+import { WriteBehind } from './write-behind.js';
 import type { TransferContext, TransferOutcome } from './transfer-context.js';
 import type { DownloadRequest, DownloadResult } from './types.js';
 
@@ -25,6 +26,7 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
   }
   if (req.signal?.aborted) throw new DownloadError('DOWNLOAD_ABORTED', req.url, 'download aborted');
   const temp = await createTempFile(req.destDir, req.tempPrefix);
+  const writeBehind = new WriteBehind(temp.handle);
   const ctx: TransferContext = {
     url: req.url,
     file: temp.handle,
@@ -34,16 +36,21 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     maxRetries: req.maxRetries ?? DEFAULT_MAX_RETRIES,
     expectedSize: req.expectedSize,
     retries: 0,
-    progress: (received, total) => req.onProgress?.(received, total),
+    progress: (received, total) => {
+      writeBehind.written(received);
+      req.onProgress?.(received, total);
+    },
   };
   try {
     const outcome = await transfer(ctx, req);
     // An abort that lands after the last byte still means the caller no longer wants the file.
     if (req.signal?.aborted) throw new DownloadError('DOWNLOAD_ABORTED', req.url, 'download aborted');
+    await writeBehind.settle();
     await temp.handle.sync();
     await temp.handle.close();
     return { path: temp.path, retries: ctx.retries, ...outcome };
   } catch (err) {
+    await writeBehind.drain();
     await temp.handle.close().catch(() => undefined);
     await rm(temp.path, { force: true });
     if (err instanceof DownloadError) throw err;
