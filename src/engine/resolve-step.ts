@@ -29,6 +29,7 @@ export async function resolveStep(settings: AppSettings, run: Run): Promise<Reso
         store: run.store,
         installedVersion: installed?.version,
         memo: run.memo,
+        signal: run.signal,
       }),
     );
     if (outcome.kind === 'rate_limited') {

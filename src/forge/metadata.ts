@@ -62,7 +62,7 @@ async function fetchOnce(
   const headers: Record<string, string> = { ...req.headers };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   else if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-  const res = await request(req.url, { headers });
+  const res = await request(req.url, { headers, signal: deps.signal });
   let requests = res.requests;
 
   if (res.status === 304 && cached) {
@@ -126,6 +126,7 @@ async function viaProxies(
       const res = await request(proxiedUrl(base, req.url), {
         headers: { accept: req.headers?.accept ?? 'application/json' },
         retries: 0,
+        signal: deps.signal,
       });
       requests += res.requests;
       if (res.status < 200 || res.status >= 300) {

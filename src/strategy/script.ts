@@ -22,6 +22,7 @@ interface ScriptRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  aborted: boolean;
   stdout: string;
   stdoutOverflow: boolean;
   stderr: string;
@@ -42,12 +43,20 @@ export async function resolveScript(
     });
   }
   const timeout = strategy.timeout ?? DEFAULT_SCRIPT_TIMEOUT;
-  const run = await runScript(path, settings.recipeDir, timeout, {
-    ...deps.ctx.env,
-    APP_NAME: settings.name,
-    APP_VERSION: deps.installedVersion ?? '',
-    APP_ARCH: appImageArch(deps.ctx.arch),
-  });
+  const run = await runScript(
+    path,
+    settings.recipeDir,
+    timeout,
+    {
+      ...deps.ctx.env,
+      APP_NAME: settings.name,
+      APP_VERSION: deps.installedVersion ?? '',
+      APP_ARCH: appImageArch(deps.ctx.arch),
+    },
+    deps.signal,
+  );
+  if (run.aborted)
+    throw new KeeperError('SCRIPT_ABORTED', `script ${path} was stopped: the run was interrupted`);
   const stderrTail = tail(run.stderr);
   if (run.timedOut) {
     throw new KeeperError(
@@ -116,6 +125,7 @@ function runScript(
   cwd: string,
   timeoutSeconds: number,
   env: NodeJS.ProcessEnv,
+  signal: AbortSignal | undefined,
 ): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [path], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -133,6 +143,13 @@ function runScript(
       timedOut = true;
       killGroup();
     }, timeoutSeconds * 1000);
+    let aborted = false;
+    const onAbort = (): void => {
+      aborted = true;
+      killGroup();
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     // Background jobs the script left behind would hold the pipes open; they die with the script.
@@ -141,12 +158,14 @@ function runScript(
       clearTimeout(timer);
       reject(new KeeperError('SCRIPT_EXIT', `cannot run bash for ${path}: ${err.message}`, { cause: err }));
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, exitSignal) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       resolve({
         code,
-        signal,
+        signal: exitSignal,
         timedOut,
+        aborted,
         stdout: stdout.text(),
         stdoutOverflow: stdout.overflow(),
         stderr: stderr.text(),

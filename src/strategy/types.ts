@@ -82,4 +82,6 @@ export interface ResolveDeps {
    * APPIMAGE_KEEPER_PROXY_BUILTINS (comma separated) or the documented public list.
    */
   proxyBuiltins?: readonly string[] | undefined;
+  /** Aborts the run's requests and scripts (Ctrl-C, SIGTERM). */
+  signal?: AbortSignal | undefined;
 }

@@ -18,7 +18,7 @@ void describe('script strategy', () => {
 
   async function run(
     body: string,
-    opts: { timeout?: number; installed?: string; env?: NodeJS.ProcessEnv } = {},
+    opts: { timeout?: number; installed?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
   ) {
     const path = join(dir, `s-${Math.random().toString(36).slice(2)}.sh`);
     await writeFile(path, body);
@@ -29,7 +29,21 @@ void describe('script strategy', () => {
     return resolveApp(settings, {
       ...makeDeps(makeContext(opts.env, 'arm64')),
       installedVersion: opts.installed,
+      signal: opts.signal,
     });
+  }
+
+  // The kill is immediate; reaping by init may lag a moment, so poll instead of asserting at once.
+  async function stillAlive(pid: number): Promise<boolean> {
+    for (let i = 0; i < 50; i++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
   }
 
   async function failure(promise: Promise<unknown>): Promise<KeeperError> {
@@ -71,17 +85,29 @@ void describe('script strategy', () => {
     assert.equal(err.code, 'SCRIPT_TIMEOUT');
     const child = Number(await readFile(pidFile, 'utf8'));
     assert.ok(child > 0);
-    // The kill is immediate; reaping by init may lag a moment, so poll instead of asserting at once.
-    let alive = true;
-    for (let i = 0; i < 50 && alive; i++) {
-      try {
-        process.kill(child, 0);
-        await new Promise((r) => setTimeout(r, 100));
-      } catch {
-        alive = false;
-      }
+    assert.equal(await stillAlive(child), false, 'the background child was killed with the script');
+  });
+
+  void test('an interrupted run stops the script and its children: SCRIPT_ABORTED', async () => {
+    const pidFile = join(dir, 'abort-child.pid');
+    const controller = new AbortController();
+    const pending = failure(
+      run(`sleep 30 &\necho $! > ${pidFile}\nsleep 30\necho late`, {
+        timeout: 60,
+        signal: controller.signal,
+      }),
+    );
+    // Abort once the script has started its child, as Ctrl-C would.
+    for (let i = 0; i < 100; i++) {
+      const text = await readFile(pidFile, 'utf8').catch(() => '');
+      if (text.trim()) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
-    assert.equal(alive, false, 'the background child was killed with the script');
+    controller.abort();
+    const err = await pending;
+    assert.equal(err.code, 'SCRIPT_ABORTED');
+    const child = Number(await readFile(pidFile, 'utf8'));
+    assert.equal(await stillAlive(child), false, 'the background child was killed with the script');
   });
 
   void test('an open app window skips the script entirely', async () => {
