@@ -96,6 +96,11 @@ export async function installApp(
       oldFile,
       keepPrevious: settings.keep_previous,
     });
+    run.ctx.emit({
+      type: 'info',
+      app: settings.name,
+      message: `verified and installed ${placed.file} (sha256 ${fileSha})`,
+    });
     const now = run.ctx.now().toISOString();
     const installed: InstalledRecord = {
       version,

@@ -36,6 +36,11 @@ export async function resolveStep(settings: AppSettings, run: Run): Promise<Reso
       return { kind: 'rate_limited', retryAt: outcome.retryAt, message: outcome.message };
     }
     const resolution = outcome.resolution;
+    run.ctx.emit({
+      type: 'info',
+      app: settings.name,
+      message: `latest ${resolution.version} (${resolution.assetName}); ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}${outcome.notModified ? ', not modified since the last run' : ''}`,
+    });
     if (!installed) return { kind: 'resolved', resolution, needsUpdate: true, reason: 'not installed' };
     const present = await stat(installed.file).then(
       (s) => s.isFile(),
