@@ -1,14 +1,34 @@
+import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import type { StateStore } from '../../state/store.js';
 import { runLocked } from './engine-run.js';
 
 /** Flags of `remove`. */
 export interface RemoveFlags {
   purge?: boolean;
   orphans?: boolean;
+}
+
+/**
+ * Fails with UNKNOWN_APP (exit 2) unless every name has a recipe or an entry in state: commands
+ * that act on state alone (`remove`, `unhold`) must still reach apps whose recipe is gone.
+ */
+export function assertKnownApps(names: readonly string[], ws: Workspace, store: StateStore): void {
+  const known = new Set([...ws.apps.map((a) => a.name), ...store.appNames()]);
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length) {
+    throw new UsageError(
+      'UNKNOWN_APP',
+      `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+      {
+        hint: `known apps: ${[...known].sort().join(', ') || '(none)'}`,
+      },
+    );
+  }
 }
 
 /** `remove APP... [--purge]` and `remove --orphans`: undo installs exactly as recorded. */
@@ -27,17 +47,7 @@ export async function removeCommand(
     'remove',
     names,
     async (run, _entries, ws) => {
-      const known = new Set([...ws.apps.map((a) => a.name), ...run.store.appNames()]);
-      const unknown = names.filter((n) => !known.has(n));
-      if (unknown.length) {
-        throw new UsageError(
-          'UNKNOWN_APP',
-          `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-          {
-            hint: `known apps: ${[...known].sort().join(', ') || '(none)'}`,
-          },
-        );
-      }
+      assertKnownApps(names, ws, run.store);
       const targets = flags.orphans ? [...new Set([...names, ...orphanNames(ws, run.store)])] : names;
       const results: RemoveOutcome[] = [];
       for (const name of targets)

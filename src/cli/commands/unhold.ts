@@ -4,6 +4,7 @@ import { unholdApp } from '../../ops/rollback.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { runLocked } from './engine-run.js';
+import { assertKnownApps } from './remove.js';
 
 /** `unhold APP...`: let `update` handle held apps again. */
 export async function unholdCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
@@ -14,17 +15,7 @@ export async function unholdCommand(ctx: Context, out: Output, names: string[]):
     'unhold',
     names,
     async (run, _entries, ws) => {
-      const known = new Set([...ws.apps.map((a) => a.name), ...run.store.appNames()]);
-      const unknown = names.filter((n) => !known.has(n));
-      if (unknown.length) {
-        throw new UsageError(
-          'UNKNOWN_APP',
-          `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-          {
-            hint: `known apps: ${[...known].sort().join(', ') || '(none)'}`,
-          },
-        );
-      }
+      assertKnownApps(names, ws, run.store);
       const r = names.map((name) => ({ name, was_held: unholdApp(run.store, name) }));
       if (r.some((x) => x.was_held)) await run.store.save();
       return r;
