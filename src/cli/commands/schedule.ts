@@ -46,6 +46,32 @@ function changeLines(out: Output, verb: string, change: ScheduleChange): string[
   return lines;
 }
 
+/**
+ * The result of `install` or `remove`: both report the unit files and the systemctl commands the
+ * same way; `details` (install's timer settings) sits between the files and the commands.
+ */
+function changeResult(
+  action: string,
+  change: ScheduleChange,
+  lines: string[],
+  details: Record<string, unknown> = {},
+): CommandResult {
+  return {
+    exitCode: 0,
+    json: {
+      command: 'schedule',
+      action,
+      unit_dir: change.unitDir,
+      files: change.files,
+      ...details,
+      applied: change.applied,
+      commands: change.commands,
+      reason: change.reason ?? null,
+    },
+    human: lines.join('\n'),
+  };
+}
+
 function statusLines(out: Output, s: ScheduleStatus): string[] {
   const { c } = out;
   if (!s.installed) {
@@ -97,41 +123,18 @@ export async function scheduleCommand(
       0,
       `runs ${r.schedule.label} (OnCalendar=${r.schedule.onCalendar}, up to ${r.schedule.randomizedDelaySec}s random delay, catches up after downtime)`,
     );
-    return {
-      exitCode: 0,
-      json: {
-        command: 'schedule',
-        action,
-        unit_dir: r.unitDir,
-        files: r.files,
-        on_calendar: r.schedule.onCalendar,
-        randomized_delay_sec: r.schedule.randomizedDelaySec,
-        exec_start: r.execStart,
-        applied: r.applied,
-        commands: r.commands,
-        reason: r.reason ?? null,
-      },
-      human: lines.join('\n'),
-    };
+    return changeResult(action, r, lines, {
+      on_calendar: r.schedule.onCalendar,
+      randomized_delay_sec: r.schedule.randomizedDelaySec,
+      exec_start: r.execStart,
+    });
   }
   if (action === 'remove') {
     const r = await removeSchedule(ctx);
     const lines = r.files.length
       ? changeLines(out, 'removed', r)
       : ['no schedule installed; nothing to remove'];
-    return {
-      exitCode: 0,
-      json: {
-        command: 'schedule',
-        action,
-        unit_dir: r.unitDir,
-        files: r.files,
-        applied: r.applied,
-        commands: r.commands,
-        reason: r.reason ?? null,
-      },
-      human: lines.join('\n'),
-    };
+    return changeResult(action, r, lines);
   }
   if (action === 'status') {
     const s = await scheduleStatus(ctx);
