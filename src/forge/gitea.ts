@@ -1,28 +1,15 @@
 /** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (or the list for pre-releases). */
 import { z } from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
-import { KeeperError } from '../core/errors.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
-import { parseWith } from './release-fetch.js';
+import { parseRestRelease, RestAsset, restRelease } from './release-schema.js';
 import type { ForgeRelease } from './release.js';
 
-const GiteaAsset = z.object({
-  id: z.union([z.number(), z.string()]).optional(),
-  name: z.string(),
-  size: z.number().optional(),
-  created_at: z.string().nullish(),
-  browser_download_url: z.string(),
-});
+const GiteaAsset = RestAsset.extend({ created_at: z.string().nullish() });
 
-const GiteaRelease = z.object({
-  tag_name: z.string(),
-  draft: z.boolean().optional(),
-  prerelease: z.boolean().optional(),
-  html_url: z.string().optional(),
-  assets: z.array(GiteaAsset),
-});
+const GiteaRelease = restRelease(GiteaAsset);
 
 /** A repository on a self-hosted Gitea or Forgejo. */
 export interface GiteaRepo {
@@ -58,14 +45,7 @@ export async function fetchGiteaRelease(
     deps,
   );
   if (result.kind === 'rate_limited') return result;
-  let release: z.infer<typeof GiteaRelease>;
-  if (prerelease) {
-    const first = parseWith(z.array(GiteaRelease), result.body, url).find((r) => r.draft !== true);
-    if (!first) throw new KeeperError('FORGE_NO_RELEASE', `${slug} has no published release`);
-    release = first;
-  } else {
-    release = parseWith(GiteaRelease, result.body, url);
-  }
+  const release = parseRestRelease(GiteaRelease, result.body, url, prerelease, slug);
   const forgeRelease: ForgeRelease = {
     tag: release.tag_name,
     releaseUrl: release.html_url,

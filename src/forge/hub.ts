@@ -1,31 +1,20 @@
 /** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, or `/releases` for pre-releases. */
 import { z } from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
-import { KeeperError } from '../core/errors.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
-import { parseWith } from './release-fetch.js';
+import { parseRestRelease, RestAsset, restRelease } from './release-schema.js';
 import { sha256FromDigest } from './release.js';
 import type { ForgeRelease } from './release.js';
 import { hubAuthHeaders } from './token.js';
 
-const HubAsset = z.object({
-  id: z.union([z.number(), z.string()]).optional(),
-  name: z.string(),
-  size: z.number().optional(),
+const HubAsset = RestAsset.extend({
   digest: z.string().nullish(),
   updated_at: z.string().nullish(),
-  browser_download_url: z.string(),
 });
 
-const HubRelease = z.object({
-  tag_name: z.string(),
-  draft: z.boolean().optional(),
-  prerelease: z.boolean().optional(),
-  html_url: z.string().optional(),
-  assets: z.array(HubAsset),
-});
+const HubRelease = restRelease(HubAsset);
 
 /** A hub repository and the API base serving it. */
 export interface HubRepo {
@@ -66,9 +55,7 @@ export async function fetchHubRelease(
     deps,
   );
   if (result.kind === 'rate_limited') return result;
-  const release = prerelease
-    ? newestPublished(parseWith(z.array(HubRelease), result.body, url), slug)
-    : parseWith(HubRelease, result.body, url);
+  const release = parseRestRelease(HubRelease, result.body, url, prerelease, slug);
   return {
     kind: 'ok',
     release: toForgeRelease(release),
@@ -78,12 +65,6 @@ export async function fetchHubRelease(
 }
 
 type HubReleaseJson = z.infer<typeof HubRelease>;
-
-function newestPublished(list: HubReleaseJson[], slug: string): HubReleaseJson {
-  const first = list.find((r) => r.draft !== true);
-  if (!first) throw new KeeperError('FORGE_NO_RELEASE', `${slug} has no published release`);
-  return first;
-}
 
 function toForgeRelease(release: HubReleaseJson): ForgeRelease {
   return {
