@@ -7,22 +7,14 @@ import assert from 'node:assert/strict';
 import { access, chmod, constants, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Fault, Sim } from '../../sim/index.js';
+import { startSim, type Fault, type Sim } from '../../sim/index.js';
 import type { CliRun } from '../helpers/run-cli.js';
-import {
-  appImage,
-  appOf,
-  BIG_PAD_BYTES,
-  disposeFixtures,
-  execInstalled,
-  makeWorld,
-  publish,
-  sharedSim,
-  tempFiles,
-  type StateJson,
-  type UpdateJson,
-  type World,
-} from './harness.js';
+import { BIG_PAD_BYTES, makeWorld, publish, type StateJson, type World } from './harness.js';
+import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { appOf } from '../helpers/json-output.js';
+import { execInstalled } from '../helpers/run-program.js';
+import { tempFiles } from '../helpers/temp-files.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 import { writeZip } from '../helpers/zip-writer.js';
 
 const V1 = '1.0.0';
@@ -43,7 +35,7 @@ interface Case {
   recipeExtra?: string;
 }
 
-const bigV2 = (): Promise<Buffer> => appImage(BULKY, V2, { padBytes: BIG_PAD_BYTES });
+const bigV2 = (): Promise<Buffer> => fixtureAppImage(BULKY, V2, { padBytes: BIG_PAD_BYTES });
 
 async function faulted(sim: Sim, app: string, fault: Fault, big = false): Promise<string> {
   const { path } = await publish(sim, app, V2, big ? { body: await bigV2() } : {});
@@ -113,7 +105,7 @@ const CASES: Case[] = [
     arm: async (sim) =>
       (
         await publish(sim, 'arch', V2, {
-          body: await appImage('arch', V2, { arch: 'aarch64' }),
+          body: await fixtureAppImage('arch', V2, { arch: 'aarch64' }),
           assetName: 'arch-2.0.0.AppImage',
         })
       ).path,
@@ -140,13 +132,13 @@ const CASES: Case[] = [
       (
         await publish(sim, 'zipescape', V2, {
           assetName: 'zipescape-2.0.0.zip',
-          body: writeZip([{ name: '../zipescape.AppImage', data: await appImage('zipescape', V2) }]),
+          body: writeZip([{ name: '../zipescape.AppImage', data: await fixtureAppImage('zipescape', V2) }]),
         })
       ).path,
     disarm: async (sim) =>
       void (await publish(sim, 'zipescape', V2, {
         assetName: 'zipescape-2.0.0.zip',
-        body: writeZip([{ name: 'dist/zipescape.AppImage', data: await appImage('zipescape', V2) }]),
+        body: writeZip([{ name: 'dist/zipescape.AppImage', data: await fixtureAppImage('zipescape', V2) }]),
       })),
     expect: { status: 'failed', code: /^ZIP_UNSAFE_PATH$/, message: /\.\.\/zipescape\.AppImage/ },
   },
@@ -165,7 +157,7 @@ const CASES: Case[] = [
         assetName: 'zipnone-2.0.0.zip',
         body: writeZip([
           { name: 'README.txt', data: 'now with the app\n' },
-          { name: 'zipnone.AppImage', data: await appImage('zipnone', V2) },
+          { name: 'zipnone.AppImage', data: await fixtureAppImage('zipnone', V2) },
         ]),
       })),
     expect: { status: 'failed', code: /^ZIP_NO_APPIMAGE$/, message: /README\.txt/ },
@@ -187,7 +179,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
   const roRecipe = (storage: string): Promise<void> => w.forgeRecipe(RO_APP, `storage_dir: ${storage}`);
 
   before(async () => {
-    sim = await sharedSim();
+    sim = await startSim();
     w = await makeWorld(sim);
     roStorage = join(w.home.root, 'ro-storage');
     await Promise.all([
@@ -223,7 +215,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
     await chmod(roStorage, 0o755).catch(() => undefined);
     await w.cleanup();
     await sim.stop();
-    await disposeFixtures();
+    await disposeFixtureAppImages();
   });
 
   void test('the faulted run exits 1 and prints one JSON document', () => {

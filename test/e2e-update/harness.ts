@@ -1,35 +1,12 @@
-import { createHash } from 'node:crypto';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { makeAppImage } from '../../fixtures/make-appimage.js';
-import { startSim, type Sim, type SimReleaseAsset } from '../../sim/index.js';
-import { CLI_PATH, runCli, type CliRun } from '../helpers/run-cli.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-
-/** One app of `update --json` (DESIGN 3 plus the documented extras). */
-export interface AppJson {
-  name: string;
-  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
-  from_version: string | null;
-  to_version: string | null;
-  path: string | null;
-  error: { code: string; message: string; hint?: string } | null;
-  retry_at: string | null;
-  reason?: string;
-  url?: string;
-  method?: string;
-  bytes_downloaded?: number;
-  warnings: string[];
-}
-
-/** The whole `update --json` document. */
-export interface UpdateJson {
-  command: string;
-  apps: AppJson[];
-  summary: { updated: number; up_to_date: number; rate_limited: number; failed: number; skipped: number };
-}
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Sim } from '../../sim/index.js';
+import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { publishHubRelease, type HubReleaseOptions, type PublishedAsset } from '../helpers/hub-release.js';
+import { CLI_PATH, type CliRun } from '../helpers/run-cli.js';
+import { makeSimWorld } from '../helpers/sim-world.js';
+import { useSimSuite, type SimSuite } from '../helpers/sim-suite.js';
+import type { TmpHome } from '../helpers/tmp-home.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 
 /** The part of state.json these tests read. */
 export interface StateJson {
@@ -47,104 +24,21 @@ export interface StateJson {
 /** Size of a segmented-eligible asset: over 2 x minSegmentBytes (4 MiB) with some margin. */
 export const BIG_PAD_BYTES = 9 * 1024 * 1024;
 
-const built = new Map<string, Promise<Buffer>>();
-let scratch: Promise<string> | undefined;
-
-function scratchDir(): Promise<string> {
-  scratch ??= mkdtemp(join(tmpdir(), 'ak-e2e-fixtures-'));
-  return scratch;
-}
-
-/**
- * A real AppImage whose runtime prints "<name> <version>", built once per test process and
- * cached (big ones too: they are built once per file and reused).
- */
-export function appImage(
-  name: string,
-  version: string,
-  opts: { arch?: 'x86_64' | 'aarch64'; padBytes?: number } = {},
-): Promise<Buffer> {
-  const key = `${name}|${version}|${opts.arch ?? 'x86_64'}|${opts.padBytes ?? 0}`;
-  let p = built.get(key);
-  if (!p) {
-    p = (async () => {
-      const dir = await scratchDir();
-      const outFile = join(dir, `${built.size}-${name}-${version}.AppImage`);
-      await makeAppImage({ outFile, name, version, arch: opts.arch ?? 'x86_64', padBytes: opts.padBytes });
-      return readFile(outFile);
-    })();
-    built.set(key, p);
-  }
-  return p;
-}
-
-/** Removes the fixture scratch directory. */
-export async function disposeFixtures(): Promise<void> {
-  if (scratch) await rm(await scratch, { recursive: true, force: true });
-  scratch = undefined;
-  built.clear();
-}
-
-/** Hex SHA-256 of a buffer. */
-export function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-/** Runs an installed AppImage (asynchronously: the sim shares this process) and returns its stdout. */
-export function execInstalled(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, [], { timeout: 10_000 }, (err, stdout) =>
-      err ? reject(new Error(`${file} failed`, { cause: err })) : resolve(stdout.trim()),
-    );
-  });
-}
-
-/** Names in `dir` that look like our temp files (`.appimage-keeper-<app>-…`), previous-version folder excluded. */
-export async function tempFiles(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => n.startsWith('.appimage-keeper-') && n !== '.appimage-keeper-previous');
-}
-
-/** A sim shared by the tests of one file; homes are per test. */
-export async function sharedSim(): Promise<Sim> {
-  return startSim();
-}
-
 /** Options of one release published on the sim's hub. */
-export interface PublishOptions {
-  /** Asset file name (default `<app>-<version>-x86_64.AppImage`). */
-  assetName?: string;
+export interface PublishOptions extends HubReleaseOptions {
   /** Body (default: the app's real AppImage for that version). */
   body?: Buffer;
-  /** `true` = the correct `sha256:` digest (default), a string = that digest, false = none. */
-  digest?: boolean | string;
-  /** More assets of the same release. */
-  extra?: SimReleaseAsset[];
-  contentType?: string;
 }
 
-/** Publishes `<version>` of `owner/app` (tag = version) with its asset under `/dl/<app>/`. */
+/** Publishes `<version>` of `e2e/<app>` (tag = version) with its asset under `/dl/<app>/`. */
 export async function publish(
   sim: Sim,
   app: string,
   version: string,
   opts: PublishOptions = {},
-): Promise<{ url: string; path: string; body: Buffer; assetName: string }> {
-  const body = opts.body ?? (await appImage(app, version));
-  const assetName = opts.assetName ?? `${app}-${version}-x86_64.AppImage`;
-  const path = `/dl/${app}/${version}/${assetName}`;
-  const url = sim.putAsset(path, body, opts.contentType ? { contentType: opts.contentType } : {});
-  const digest =
-    opts.digest === false
-      ? undefined
-      : typeof opts.digest === 'string'
-        ? opts.digest
-        : `sha256:${sha256(body)}`;
-  sim.hub.setLatest('e2e', app, {
-    tag: version,
-    assets: [{ name: assetName, url, ...(digest ? { digest } : {}) }, ...(opts.extra ?? [])],
-  });
-  return { url, path, body, assetName };
+): Promise<PublishedAsset & { body: Buffer }> {
+  const body = opts.body ?? (await fixtureAppImage(app, version));
+  return { ...publishHubRelease(sim, app, version, body, opts), body };
 }
 
 /** A temp home configured against the sim, with helpers to write recipes and run `update`. */
@@ -164,63 +58,29 @@ export interface World {
 
 /** Creates a World whose config.yml points at `sim` (hub API and web base, no proxies). */
 export async function makeWorld(sim: Sim, globalExtra = ''): Promise<World> {
-  const home = await makeTmpHome();
-  const storageDir = join(home.root, 'storage');
-  const symlinkDir = join(home.root, 'bin');
-  await mkdir(storageDir, { recursive: true });
-  await home.writeConfig(
-    [
-      `storage_dir: ${storageDir}`,
-      `symlink_dir: ${symlinkDir}`,
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      'stall_timeout: 2',
-      globalExtra,
-      '',
-    ].join('\n'),
-  );
-  // Nothing may reach a public host: the built-in proxy list is empty.
-  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
-  const cli = (args: string[], timeoutMs?: number): Promise<CliRun> =>
-    runCli(args, { env, ...(timeoutMs ? { timeoutMs } : {}) });
+  const base = await makeSimWorld(sim, { configLines: ['stall_timeout: 2', globalExtra] });
+  const { home } = base;
   return {
     home,
-    env,
-    storageDir,
-    symlinkDir,
-    forgeRecipe: async (app, extra = '', glob = `${app}-*`) => {
-      await home.writeRecipe(
-        app,
-        [
-          `name: ${app}`,
-          'strategy:',
-          '  strategy: forge',
-          `  repository: ${sim.url}/e2e/${app}`,
-          `  asset_match: "${glob}"`,
-          extra,
-          '',
-        ].join('\n'),
-      );
+    env: base.env,
+    storageDir: base.storageDir,
+    symlinkDir: base.symlinkDir,
+    forgeRecipe: async (app, extra = '', glob) => {
+      await base.writeForgeRecipe(app, { extra: [extra], ...(glob ? { glob } : {}) });
     },
     recipe: async (app, yaml) => {
       await home.writeRecipe(app, yaml);
     },
-    update: (args = [], timeoutMs) => runCli<UpdateJson>(['--json', 'update', ...args], { env, timeoutMs }),
-    cli,
-    state: async () =>
-      JSON.parse(
-        await readFile(join(home.stateDir, 'state.json'), 'utf8').catch(() => '{"apps":{}}'),
-      ) as StateJson,
+    update: (args = [], timeoutMs) => base.run<UpdateJson>(['--json', 'update', ...args], timeoutMs),
+    cli: (args, timeoutMs) => base.run(args, timeoutMs),
+    state: () => base.readState<StateJson>('empty'),
     cleanup: () => home.cleanup(),
   };
 }
 
-/** The outcome of `app` in an update document; fails the test when absent. */
-export function appOf(run: CliRun<UpdateJson>, app: string): AppJson {
-  const found = run.json?.apps.find((a) => a.name === app);
-  if (!found) throw new Error(`no outcome for ${app} in ${run.stdout}\nstderr: ${run.stderr}`);
-  return found;
+/** The suite of one describe block: a sim, worlds on it (`world(globalExtra)`), fixtures dropped after. */
+export function useUpdateSuite(): SimSuite<World, [globalExtra?: string]> {
+  return useSimSuite(makeWorld, disposeFixtureAppImages);
 }
 
 /** Polls `probe` every 20 ms until it returns a value, or throws after `timeoutMs`. */

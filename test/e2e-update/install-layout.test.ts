@@ -4,40 +4,21 @@ import assert from 'node:assert/strict';
 import { watch } from 'node:fs';
 import { lstat, mkdir, readFile, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Sim } from '../../sim/index.js';
-import {
-  appOf,
-  disposeFixtures,
-  execInstalled,
-  makeWorld,
-  publish,
-  sharedSim,
-  waitFor,
-  type World,
-} from './harness.js';
+import { describe, test } from 'node:test';
+import { publish, waitFor, type World, useUpdateSuite } from './harness.js';
+import { appOf } from '../helpers/json-output.js';
+import { execInstalled } from '../helpers/run-program.js';
 
 const PREVIOUS = '.appimage-keeper-previous';
 
 void describe('update: file names, previous version and symlinks', { concurrency: true }, () => {
-  let sim: Sim;
-  const worlds: World[] = [];
-
-  before(async () => {
-    sim = await sharedSim();
-  });
-  after(async () => {
-    await Promise.all(worlds.map((w) => w.cleanup()));
-    await sim.stop();
-    await disposeFixtures();
-  });
+  const suite = useUpdateSuite();
 
   /** A world with `app` at v1 installed by a real update. */
   async function installedV1(app: string, recipeExtra: string, globalExtra = ''): Promise<World> {
-    const w = await makeWorld(sim, `manage_desktop_files: false\n${globalExtra}`);
-    worlds.push(w);
+    const w = await suite.world(`manage_desktop_files: false\n${globalExtra}`);
     await w.forgeRecipe(app, recipeExtra);
-    await publish(sim, app, '1.0.0');
+    await publish(suite.sim, app, '1.0.0');
     const run = await w.update();
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal(appOf(run, app).status, 'updated');
@@ -47,7 +28,7 @@ void describe('update: file names, previous version and symlinks', { concurrency
   void test('naming_format {version}: v2 gets its own name, v1 is removed only after v2 is in place', async () => {
     const w = await installedV1('named', 'naming_format: "{name}-{version}.AppImage"\nkeep_previous: false');
     assert.deepEqual(await readdir(w.storageDir), ['named-1.0.0.AppImage']);
-    await publish(sim, 'named', '2.0.0');
+    await publish(suite.sim, 'named', '2.0.0');
     // inotify reports the directory's changes in order: the new name must show up before the old one goes.
     const seen: string[] = [];
     const watcher = watch(w.storageDir, (_event, name) => {
@@ -75,7 +56,7 @@ void describe('update: file names, previous version and symlinks', { concurrency
 
   void test('keep_previous: the replaced version is kept under .appimage-keeper-previous/', async () => {
     const w = await installedV1('kept', 'naming_format: "{name}-{version}.AppImage"\nkeep_previous: true');
-    await publish(sim, 'kept', '2.0.0');
+    await publish(suite.sim, 'kept', '2.0.0');
     const run = await w.update();
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual((await readdir(w.storageDir)).sort(), [PREVIOUS, 'kept-2.0.0.AppImage']);
@@ -94,7 +75,7 @@ void describe('update: file names, previous version and symlinks', { concurrency
     );
     const link = join(w.symlinkDir, 'linked');
     assert.equal(await readlink(link), join(w.storageDir, 'linked-1.0.0.AppImage'));
-    await publish(sim, 'linked', '2.0.0');
+    await publish(suite.sim, 'linked', '2.0.0');
     const run = await w.update();
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(appOf(run, 'linked').warnings, []);
@@ -107,16 +88,15 @@ void describe('update: file names, previous version and symlinks', { concurrency
   });
 
   void test('a foreign file or link at the symlink path is never overwritten: a warning instead', async () => {
-    const w = await makeWorld(sim, 'manage_desktop_files: false\ncreate_symlinks: true');
-    worlds.push(w);
+    const w = await suite.world('manage_desktop_files: false\ncreate_symlinks: true');
     await mkdir(w.symlinkDir, { recursive: true });
     const fileAt = join(w.symlinkDir, 'squatted');
     await writeFile(fileAt, '#!/bin/sh\necho mine\n');
     const linkAt = join(w.symlinkDir, 'pointed');
     await symlink('/usr/bin/env', linkAt);
     await Promise.all([w.forgeRecipe('squatted'), w.forgeRecipe('pointed')]);
-    await publish(sim, 'squatted', '1.0.0');
-    await publish(sim, 'pointed', '1.0.0');
+    await publish(suite.sim, 'squatted', '1.0.0');
+    await publish(suite.sim, 'pointed', '1.0.0');
     const run = await w.update();
     assert.equal(run.code, 0, run.stdout + run.stderr);
     for (const app of ['squatted', 'pointed']) {

@@ -4,21 +4,12 @@
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Sim } from '../../sim/index.js';
-import {
-  appOf,
-  disposeFixtures,
-  execInstalled,
-  makeWorld,
-  publish,
-  sharedSim,
-  startCli,
-  tempFiles,
-  waitFor,
-  type UpdateJson,
-  type World,
-} from './harness.js';
+import { describe, test } from 'node:test';
+import { publish, startCli, waitFor, type World, useUpdateSuite } from './harness.js';
+import { appOf } from '../helpers/json-output.js';
+import { execInstalled } from '../helpers/run-program.js';
+import { tempFiles } from '../helpers/temp-files.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 
 const exists = (p: string): Promise<boolean> =>
   stat(p).then(
@@ -27,35 +18,21 @@ const exists = (p: string): Promise<boolean> =>
   );
 
 void describe('update: interrupted and concurrent runs', { concurrency: true }, () => {
-  let sim: Sim;
-  const worlds: World[] = [];
-  const world = async (): Promise<World> => {
-    const w = await makeWorld(sim);
-    worlds.push(w);
-    return w;
-  };
-
-  before(async () => {
-    sim = await sharedSim();
-  });
-  after(async () => {
-    await Promise.all(worlds.map((w) => w.cleanup()));
-    await sim.stop();
-    await disposeFixtures();
-  });
+  const suite = useUpdateSuite();
+  const world = (): Promise<World> => suite.world();
 
   void test('kill -9 during a download: v1 intact; the rerun takes the stale lock, cleans up, installs v2', async () => {
     const w = await world();
     await w.forgeRecipe('killed');
-    await publish(sim, 'killed', '1.0.0');
+    await publish(suite.sim, 'killed', '1.0.0');
     const first = await w.update();
     assert.equal(first.code, 0, first.stderr);
     const installed1 = (await w.state()).apps.killed?.installed;
     assert.ok(installed1);
 
-    const v2 = await publish(sim, 'killed', '2.0.0');
+    const v2 = await publish(suite.sim, 'killed', '2.0.0');
     // About 5 s for the whole file: long enough to be killed in the middle.
-    sim.fault(v2.path, { throttleBytesPerSec: 1024, methods: ['GET'] });
+    suite.sim.fault(v2.path, { throttleBytesPerSec: 1024, methods: ['GET'] });
     const bg = startCli(['--json', 'update'], w.env);
     const lockFile = join(w.home.stateDir, 'lock');
     await waitFor('the temp file of the download', async () => {
@@ -73,7 +50,7 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
     assert.equal(await execInstalled(installed1.file), 'killed 1.0.0');
     assert.deepEqual((await w.state()).apps.killed?.installed, installed1);
 
-    sim.clearFaults();
+    suite.sim.clearFaults();
     const rerun = await w.update();
     assert.equal(rerun.code, 0, rerun.stdout + rerun.stderr);
     const o = appOf(rerun, 'killed');
@@ -88,8 +65,8 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
   void test('a second run while the first holds the lock exits 3 naming its pid', async () => {
     const w = await world();
     await w.forgeRecipe('locked');
-    const v1 = await publish(sim, 'locked', '1.0.0');
-    sim.fault(v1.path, { throttleBytesPerSec: 2048, methods: ['GET'] });
+    const v1 = await publish(suite.sim, 'locked', '1.0.0');
+    suite.sim.fault(v1.path, { throttleBytesPerSec: 2048, methods: ['GET'] });
     const holder = startCli(['--json', 'update'], w.env);
     const lockFile = join(w.home.stateDir, 'lock');
     await waitFor('the first run to be downloading', async () =>

@@ -3,36 +3,24 @@
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Sim } from '../../sim/index.js';
-import { appImage, appOf, disposeFixtures, makeWorld, publish, sharedSim, type World } from './harness.js';
+import { describe, test } from 'node:test';
+import { publish, type World, useUpdateSuite } from './harness.js';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { appOf } from '../helpers/json-output.js';
 
 const APP_KEYS = ['error', 'from_version', 'name', 'path', 'retry_at', 'status', 'to_version'];
 const SUMMARY_KEYS = ['failed', 'rate_limited', 'skipped', 'up_to_date', 'updated'];
 
 void describe('update: outputs, flags and exit codes', { concurrency: true }, () => {
-  let sim: Sim;
-  const worlds: World[] = [];
-  const world = async (globalExtra = ''): Promise<World> => {
-    const w = await makeWorld(sim, `manage_desktop_files: false\n${globalExtra}`);
-    worlds.push(w);
-    return w;
-  };
-
-  before(async () => {
-    sim = await sharedSim();
-  });
-  after(async () => {
-    await Promise.all(worlds.map((w) => w.cleanup()));
-    await sim.stop();
-    await disposeFixtures();
-  });
+  const suite = useUpdateSuite();
+  const world = (globalExtra = ''): Promise<World> =>
+    suite.world(`manage_desktop_files: false\n${globalExtra}`);
 
   void test('dry run, listing rules, --quiet and --force on one workspace', async (t) => {
     const w = await world();
     await Promise.all([w.forgeRecipe('alpha'), w.forgeRecipe('beta')]);
-    await publish(sim, 'alpha', '1.0.0');
-    await publish(sim, 'beta', '1.0.0');
+    await publish(suite.sim, 'alpha', '1.0.0');
+    await publish(suite.sim, 'beta', '1.0.0');
     const first = await w.update();
     assert.equal(first.code, 0, first.stderr);
     const stateFile = join(w.home.stateDir, 'state.json');
@@ -57,12 +45,12 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       );
     });
 
-    const v2 = await publish(sim, 'alpha', '2.0.0');
+    const v2 = await publish(suite.sim, 'alpha', '2.0.0');
     await t.test('--dry-run lists what would be downloaded and writes nothing', async () => {
       const stateBefore = await readFile(stateFile, 'utf8');
       const filesBefore = await readdir(w.storageDir);
       const stateDirBefore = await readdir(w.home.stateDir);
-      sim.clearRequests();
+      suite.sim.clearRequests();
       const dry = await w.update(['--dry-run']);
       assert.equal(dry.code, 0, dry.stderr);
       const alpha = appOf(dry, 'alpha');
@@ -78,7 +66,11 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       assert.equal(await readFile(stateFile, 'utf8'), stateBefore, 'state.json unchanged');
       assert.deepEqual(await readdir(w.storageDir), filesBefore);
       assert.deepEqual(await readdir(w.home.stateDir), stateDirBefore, 'no lock or other file left');
-      assert.equal(sim.requests.filter((r) => r.path === v2.path).length, 0, 'the asset was not downloaded');
+      assert.equal(
+        suite.sim.requests.filter((r) => r.path === v2.path).length,
+        0,
+        'the asset was not downloaded',
+      );
     });
 
     await t.test('default listing: only changed apps, the summary counts all', async () => {
@@ -105,14 +97,14 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
     });
 
     await t.test('--force reinstalls an up-to-date app', async () => {
-      sim.clearRequests();
+      suite.sim.clearRequests();
       const run = await w.update(['--force', 'beta']);
       assert.equal(run.code, 0, run.stderr);
       const beta = appOf(run, 'beta');
       assert.equal(beta.status, 'updated');
       assert.equal(beta.from_version, '1.0.0');
       assert.equal(beta.to_version, '1.0.0');
-      assert.ok(sim.requests.some((r) => r.path.startsWith('/dl/beta/1.0.0/')));
+      assert.ok(suite.sim.requests.some((r) => r.path.startsWith('/dl/beta/1.0.0/')));
       assert.equal(run.json?.apps.length, 1, 'only the named app');
     });
   });
@@ -120,7 +112,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
   void test('show_all: true in config.yml lists up-to-date apps', async () => {
     const w = await world('show_all: true');
     await w.forgeRecipe('gamma');
-    await publish(sim, 'gamma', '1.0.0');
+    await publish(suite.sim, 'gamma', '1.0.0');
     assert.equal((await w.update()).code, 0);
     const run = await w.cli(['update']);
     assert.equal(run.code, 0);
@@ -131,9 +123,9 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
     const w = await world();
     await w.forgeRecipe('limited');
     await w.forgeRecipe('ignored', 'ignore: true');
-    await publish(sim, 'limited', '1.0.0');
-    await publish(sim, 'ignored', '1.0.0');
-    sim.fault('/repos/e2e/limited/releases/latest', {
+    await publish(suite.sim, 'limited', '1.0.0');
+    await publish(suite.sim, 'ignored', '1.0.0');
+    suite.sim.fault('/repos/e2e/limited/releases/latest', {
       rateLimit: { kind: '403-remaining', resetInSeconds: 900 },
     });
     const run = await w.update();
@@ -155,7 +147,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       skipped: 1,
     });
     assert.equal(
-      sim.requests.filter((r) => r.path.includes('/e2e/ignored/')).length,
+      suite.sim.requests.filter((r) => r.path.includes('/e2e/ignored/')).length,
       0,
       'an ignored app sends no request',
     );
@@ -171,7 +163,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
 
   void test('direct strategy: the version comes from X-AppImage-Version inside the file', async () => {
     const w = await world();
-    const url = sim.putAsset('/direct/tool-latest.AppImage', await appImage('tool', '3.2.1'), {
+    const url = suite.sim.putAsset('/direct/tool-latest.AppImage', await fixtureAppImage('tool', '3.2.1'), {
       etag: '"tool-build-77"',
     });
     await w.recipe(

@@ -6,8 +6,10 @@
 // file-system thread makes it likely), so several runs go in parallel.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Sim } from '../../sim/index.js';
-import { appOf, makeWorld, sharedSim, tempFiles, type World } from './harness.js';
+import { startSim, type Sim } from '../../sim/index.js';
+import { makeWorld, type World } from './harness.js';
+import { appOf } from '../helpers/json-output.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 const RUNS = 4;
 const SIZE = 9 * 1024 * 1024 + 4321;
@@ -17,7 +19,7 @@ void describe('update: segmented download dropped right after the headers', () =
   const worlds: World[] = [];
 
   before(async () => {
-    sim = await sharedSim();
+    sim = await startSim();
     const path = '/dl/early/early-2.0.0-x86_64.AppImage';
     const url = sim.putAsset(path, { size: SIZE, seed: 5 });
     sim.hub.setLatest('e2e', 'early', {

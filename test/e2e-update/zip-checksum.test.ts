@@ -2,39 +2,18 @@
 // published next to the asset (`<asset>.sha256`, `SHA256SUMS`), good and bad.
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
-import type { Sim } from '../../sim/index.js';
-import {
-  appImage,
-  appOf,
-  disposeFixtures,
-  execInstalled,
-  makeWorld,
-  publish,
-  sha256,
-  sharedSim,
-  tempFiles,
-  type World,
-} from './harness.js';
+import { describe, test } from 'node:test';
+import { publish, type World, useUpdateSuite } from './harness.js';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { appOf } from '../helpers/json-output.js';
+import { execInstalled } from '../helpers/run-program.js';
+import { sha256 } from '../helpers/sha256.js';
+import { tempFiles } from '../helpers/temp-files.js';
 import { writeZip } from '../helpers/zip-writer.js';
 
 void describe('update: ZIP assets and checksum files', { concurrency: true }, () => {
-  let sim: Sim;
-  const worlds: World[] = [];
-  const world = async (): Promise<World> => {
-    const w = await makeWorld(sim, 'manage_desktop_files: false');
-    worlds.push(w);
-    return w;
-  };
-
-  before(async () => {
-    sim = await sharedSim();
-  });
-  after(async () => {
-    await Promise.all(worlds.map((w) => w.cleanup()));
-    await sim.stop();
-    await disposeFixtures();
-  });
+  const suite = useUpdateSuite();
+  const world = (): Promise<World> => suite.world('manage_desktop_files: false');
 
   /** Publishes a ZIP release of `app` and runs one update; returns the app's outcome and world. */
   async function zipRelease(
@@ -44,7 +23,7 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
   ) {
     const w = await world();
     await w.forgeRecipe(app, recipeExtra);
-    await publish(sim, app, '1.0.0', { assetName: `${app}-1.0.0.zip`, body: writeZip(entries) });
+    await publish(suite.sim, app, '1.0.0', { assetName: `${app}-1.0.0.zip`, body: writeZip(entries) });
     const run = await w.update();
     return { w, run, o: appOf(run, app) };
   }
@@ -53,8 +32,11 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
     const { run, o } = await zipRelease(
       'zname',
       [
-        { name: 'build/zname-aarch64.AppImage', data: await appImage('zname', '1.0.0', { arch: 'aarch64' }) },
-        { name: 'build/zname-x86_64.AppImage', data: await appImage('zname', '1.0.0') },
+        {
+          name: 'build/zname-aarch64.AppImage',
+          data: await fixtureAppImage('zname', '1.0.0', { arch: 'aarch64' }),
+        },
+        { name: 'build/zname-x86_64.AppImage', data: await fixtureAppImage('zname', '1.0.0') },
       ],
       'inner_asset_match: "*-x86_64.AppImage"',
     );
@@ -68,8 +50,11 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
     const { run, o } = await zipRelease(
       'zpath',
       [
-        { name: 'aarch64/zpath.AppImage', data: await appImage('zpath', '1.0.0', { arch: 'aarch64' }) },
-        { name: 'x86_64/zpath.AppImage', data: await appImage('zpath', '1.0.0') },
+        {
+          name: 'aarch64/zpath.AppImage',
+          data: await fixtureAppImage('zpath', '1.0.0', { arch: 'aarch64' }),
+        },
+        { name: 'x86_64/zpath.AppImage', data: await fixtureAppImage('zpath', '1.0.0') },
       ],
       '  inner_asset_match: "x86_64/*.AppImage"',
     );
@@ -82,7 +67,7 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
   void test('without inner_asset_match the one *.AppImage entry is taken', async () => {
     const { w, run, o } = await zipRelease('zfall', [
       { name: 'README.md', data: '# zfall\n' },
-      { name: 'zfall/bin/zfall.AppImage', data: await appImage('zfall', '1.0.0') },
+      { name: 'zfall/bin/zfall.AppImage', data: await fixtureAppImage('zfall', '1.0.0') },
     ]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal(o.status, 'updated');
@@ -100,16 +85,16 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
   ) {
     const w = await world();
     await w.forgeRecipe(app, '', `${app}-*.AppImage`);
-    const body = await appImage(app, '1.0.0');
+    const body = await fixtureAppImage(app, '1.0.0');
     const assetName = `${app}-1.0.0-x86_64.AppImage`;
-    const sumsUrl = sim.putAsset(
+    const sumsUrl = suite.sim.putAsset(
       `/dl/${app}/sums/${fileName}`,
       Buffer.from(listing(sha256(body), assetName)),
       {
         contentType: 'text/plain',
       },
     );
-    await publish(sim, app, '1.0.0', { digest: false, extra: [{ name: fileName, url: sumsUrl }] });
+    await publish(suite.sim, app, '1.0.0', { digest: false, extra: [{ name: fileName, url: sumsUrl }] });
     const run = await w.update();
     return { w, run, o: appOf(run, app), sumsPath: `/dl/${app}/sums/${fileName}` };
   }
@@ -122,7 +107,7 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
     );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal(o.status, 'updated');
-    assert.ok(sim.requests.some((r) => r.path === sumsPath));
+    assert.ok(suite.sim.requests.some((r) => r.path === sumsPath));
   });
 
   void test('<asset>.sha256 that does not match: failed with VERIFY_DIGEST, nothing installed', async () => {

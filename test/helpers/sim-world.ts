@@ -1,0 +1,94 @@
+/**
+ * A temp home whose config.yml points the hub at the in-process sim, with forge recipes for
+ * repositories `e2e/<app>` and the built CLI run in it: the common base of the end-to-end worlds.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Sim } from '../../sim/index.js';
+import { runCli, type CliRun } from './run-cli.js';
+import { makeTmpHome, type TmpHome } from './tmp-home.js';
+
+/** Options of a forge recipe written by `SimWorld.writeForgeRecipe`. */
+export interface ForgeRecipeOptions {
+  /** `asset_match` (default `<app>-*`). */
+  glob?: string;
+  /** More YAML lines after the strategy block (top-level or indented into it). */
+  extra?: string[];
+  layout?: 'folder' | 'flat';
+}
+
+/** The base world: home, env without any public proxy base, storage and symlink dirs. */
+export interface SimWorld {
+  home: TmpHome;
+  env: NodeJS.ProcessEnv;
+  storageDir: string;
+  symlinkDir: string;
+  /** Writes the forge recipe of `app` (repository `e2e/<app>` on the sim); returns its path. */
+  writeForgeRecipe(app: string, opts?: ForgeRecipeOptions): Promise<string>;
+  /** Runs the built CLI in this world. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
+  run<T = any>(args: string[], timeoutMs?: number): Promise<CliRun<T>>;
+  /** Parses state.json; `missing: 'empty'` reads a missing file as `{"apps":{}}`, else it throws. */
+  readState<T>(missing: 'empty' | 'throw'): Promise<T>;
+}
+
+/** Options of `makeSimWorld`. */
+export interface SimWorldOptions {
+  /** More config.yml lines after the common ones. */
+  configLines?: string[];
+  /** Create storage_dir up front (default true); false leaves that to the CLI. */
+  createStorageDir?: boolean;
+}
+
+/**
+ * Creates a world: config.yml sets storage_dir, symlink_dir, the sim's hub API and web base and
+ * `hub_proxy: false`, then `configLines`.
+ */
+export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promise<SimWorld> {
+  const home = await makeTmpHome();
+  const storageDir = join(home.root, 'storage');
+  const symlinkDir = join(home.root, 'bin');
+  if (opts.createStorageDir !== false) await mkdir(storageDir, { recursive: true });
+  await home.writeConfig(
+    [
+      `storage_dir: ${storageDir}`,
+      `symlink_dir: ${symlinkDir}`,
+      `hub_release_api_url: ${sim.hubApiUrl}`,
+      `hub_release_web_url: ${sim.url}`,
+      'hub_proxy: false',
+      ...(opts.configLines ?? []),
+      '',
+    ].join('\n'),
+  );
+  // Nothing may reach a public host: the built-in proxy list is empty.
+  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
+  return {
+    home,
+    env,
+    storageDir,
+    symlinkDir,
+    writeForgeRecipe: (app, recipe = {}) =>
+      home.writeRecipe(
+        app,
+        [
+          `name: ${app}`,
+          'strategy:',
+          '  strategy: forge',
+          `  repository: ${sim.url}/e2e/${app}`,
+          `  asset_match: "${recipe.glob ?? `${app}-*`}"`,
+          ...(recipe.extra ?? []),
+          '',
+        ].join('\n'),
+        recipe.layout,
+      ),
+    run: (args, timeoutMs) => runCli(args, { env, ...(timeoutMs ? { timeoutMs } : {}) }),
+    readState: async <T>(missing: 'empty' | 'throw') => {
+      const file = join(home.stateDir, 'state.json');
+      const text =
+        missing === 'empty'
+          ? await readFile(file, 'utf8').catch(() => '{"apps":{}}')
+          : await readFile(file, 'utf8');
+      return JSON.parse(text) as T;
+    },
+  };
+}

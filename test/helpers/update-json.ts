@@ -1,0 +1,24 @@
+/** One app of `update --json` (DESIGN 3 plus the documented extras). */
+export interface UpdateAppJson {
+  name: string;
+  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
+  from_version: string | null;
+  to_version: string | null;
+  path: string | null;
+  error: { code: string; message: string; hint?: string } | null;
+  retry_at: string | null;
+  reason?: string;
+  url?: string;
+  method?: string;
+  bytes_downloaded?: number;
+  bytes_reused?: number;
+  warnings: string[];
+}
+
+/** The whole `update --json` document. */
+export interface UpdateJson {
+  command: string;
+  apps: UpdateAppJson[];
+  summary: { updated: number; up_to_date: number; rate_limited: number; failed: number; skipped: number };
+  bytes_downloaded: number;
+}
