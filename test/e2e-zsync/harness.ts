@@ -1,15 +1,19 @@
 // Shared setup of the zsync end-to-end tests: real AppImages whose versions share most blocks,
 // control files made by Debian's zsyncmake, a temp home per test pointing at the in-process sim,
 // and the built CLI run asynchronously (the sim answers from this very process).
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { before } from 'node:test';
 import { makeAppImage } from '../../fixtures/make-appimage.js';
-import { generatedBytes, type Sim, type SimReleaseAsset } from '../../sim/index.js';
-import { runCli, type CliRun } from '../helpers/run-cli.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
+import { generatedBytes, type Sim } from '../../sim/index.js';
+import type { CliRun } from '../helpers/run-cli.js';
+import { runProgram } from '../helpers/run-program.js';
+import { useSimSuite, type SimSuite } from '../helpers/sim-suite.js';
+import { makeSimWorld } from '../helpers/sim-world.js';
+import { isKeeperTemp } from '../helpers/temp-files.js';
+import type { TmpHome } from '../helpers/tmp-home.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 
 /** Name baked into every fixture: the runtime prints "delta <version>". */
 export const FIXTURE_NAME = 'delta';
@@ -18,28 +22,6 @@ export const V2 = '2.0.0';
 /** Incompressible filler inside each image, so the file is a few MiB and mostly filler blocks. */
 const FILLER_BYTES = 3 * 1024 * 1024;
 const FILLER_PATH = `usr/share/${FIXTURE_NAME}/filler.bin`;
-
-/** One app of `update --json`. */
-export interface AppJson {
-  name: string;
-  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
-  from_version: string | null;
-  to_version: string | null;
-  path: string | null;
-  error: { code: string; message: string; hint?: string } | null;
-  method?: string;
-  bytes_downloaded?: number;
-  bytes_reused?: number;
-  warnings: string[];
-}
-
-/** The `update --json` document. */
-export interface UpdateJson {
-  command: string;
-  apps: AppJson[];
-  summary: { updated: number; up_to_date: number; rate_limited: number; failed: number; skipped: number };
-  bytes_downloaded: number;
-}
 
 /** The part of state.json these tests read. */
 export interface StateJson {
@@ -101,19 +83,6 @@ export async function disposeFixtures(): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** Hex SHA-256 of a buffer. */
-export function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-function exec(cmd: string, args: string[], cwd?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: 20_000, ...(cwd ? { cwd } : {}) }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${cmd} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
-    );
-  });
-}
-
 let controlCount = 0;
 
 /** A zsync control file for `body` made by Debian's `zsyncmake -u <targetUrl>`. */
@@ -123,7 +92,7 @@ export async function zsyncmake(body: Buffer, targetUrl: string): Promise<Buffer
   const file = join(dir, `target-${n}.AppImage`);
   const out = join(dir, `target-${n}.zsync`);
   await writeFile(file, body);
-  await exec('zsyncmake', ['-o', out, '-u', targetUrl, file]);
+  await runProgram('zsyncmake', ['-o', out, '-u', targetUrl, file], { timeoutMs: 20_000 });
   const control = await readFile(out);
   await Promise.all([rm(file), rm(out)]);
   return control;
@@ -136,11 +105,6 @@ export function withWrongSha1(control: Buffer): Buffer {
   if (!m?.[1]) throw new Error('zsyncmake output has no SHA-1 header');
   const wrong = m[1].replace(/^./, (c) => (c === '0' ? '1' : '0'));
   return Buffer.from(text.replace(m[0], `SHA-1: ${wrong}`), 'latin1');
-}
-
-/** Runs an installed AppImage (asynchronously: the sim shares this process) and returns its stdout. */
-export function execInstalled(file: string): Promise<string> {
-  return exec(file, []).then((s) => s.trim());
 }
 
 /** A temp home whose config points at the sim, with an app recipe and CLI runners. */
@@ -160,96 +124,45 @@ export interface World {
 
 /** Creates a World against `sim`: hub API on the sim, no proxies, short stall timeout. */
 export async function makeWorld(sim: Sim): Promise<World> {
-  const home = await makeTmpHome();
-  const storageDir = join(home.root, 'storage');
-  await mkdir(storageDir, { recursive: true });
-  await home.writeConfig(
-    [
-      `storage_dir: ${storageDir}`,
-      `symlink_dir: ${join(home.root, 'bin')}`,
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      'stall_timeout: 5',
-      '',
-    ].join('\n'),
-  );
-  // Nothing may reach a public host: the built-in proxy list is empty.
-  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
+  const base = await makeSimWorld(sim, { configLines: ['stall_timeout: 5'] });
+  const { home, storageDir } = base;
   return {
     home,
     storageDir,
     recipe: async (app, extra) => {
-      await home.writeRecipe(
-        app,
-        [
-          `name: ${app}`,
-          'strategy:',
-          '  strategy: forge',
-          `  repository: ${sim.url}/e2e/${app}`,
-          `  asset_match: "${app}-*"`,
-          extra,
-          '',
-        ].join('\n'),
-      );
+      await base.writeForgeRecipe(app, { extra: [extra] });
     },
-    update: () => runCli<UpdateJson>(['--json', 'update'], { env }),
-    updateHuman: () => runCli(['update'], { env }),
-    state: async () => JSON.parse(await readFile(join(home.stateDir, 'state.json'), 'utf8')) as StateJson,
-    temps: async () =>
-      (await readdir(storageDir)).filter(
-        (n) => n.startsWith('.appimage-keeper-') && n !== '.appimage-keeper-previous',
-      ),
+    update: () => base.run<UpdateJson>(['--json', 'update']),
+    updateHuman: () => base.run(['update']),
+    state: () => base.readState<StateJson>('throw'),
+    temps: async () => (await readdir(storageDir)).filter(isKeeperTemp),
     cleanup: () => home.cleanup(),
   };
 }
 
-/** What `publish` put on the sim. */
-export interface Published {
-  assetName: string;
-  /** Path of the asset on the sim (what the sim records for its requests). */
-  path: string;
-  url: string;
+/** The suite of one test file: the sim, the fixture builds and worlds on the sim. */
+export interface ZsyncSuite extends SimSuite<World, []> {
+  /** The fixture builds (available inside tests and hooks). */
+  readonly fx: Fixtures;
 }
 
-/** Options of one published release. */
-export interface PublishOptions {
-  /** Forge digest: true = correct (default), a string = that value, false = none. */
-  digest?: boolean | string;
-  /** More assets of the release (e.g. the `.zsync` one). */
-  extra?: (p: Published) => SimReleaseAsset[];
-}
-
-/** Publishes `body` as release `version` of `e2e/<app>` with asset `<app>-<version>-x86_64.AppImage`. */
-export function publish(
-  sim: Sim,
-  app: string,
-  version: string,
-  body: Buffer,
-  opts: PublishOptions = {},
-): Published {
-  const assetName = `${app}-${version}-x86_64.AppImage`;
-  const path = `/dl/${app}/${version}/${assetName}`;
-  const url = sim.putAsset(path, body);
-  const published = { assetName, path, url };
-  const digest =
-    opts.digest === false
-      ? undefined
-      : typeof opts.digest === 'string'
-        ? opts.digest
-        : `sha256:${sha256(body)}`;
-  sim.hub.setLatest('e2e', app, {
-    tag: version,
-    assets: [{ name: assetName, url, ...(digest ? { digest } : {}) }, ...(opts.extra?.(published) ?? [])],
+/** Registers the hooks of a zsync test file: sim and fixtures before, cleanup after. */
+export function useZsyncSuite(): ZsyncSuite {
+  const suite = useSimSuite(makeWorld, disposeFixtures);
+  let fx: Fixtures | undefined;
+  before(async () => {
+    fx = await buildFixtures();
   });
-  return published;
-}
-
-/** The outcome of `app`; throws with the CLI's output when absent. */
-export function appOf(run: CliRun<UpdateJson>, app: string): AppJson {
-  const found = run.json?.apps.find((a) => a.name === app);
-  if (!found) throw new Error(`no outcome for ${app}: ${run.stdout}\nstderr: ${run.stderr}`);
-  return found;
+  return {
+    get sim() {
+      return suite.sim;
+    },
+    get fx() {
+      if (!fx) throw new Error('the zsync fixtures are used before their hook ran');
+      return fx;
+    },
+    world: () => suite.world(),
+  };
 }
 
 /** Every GET the sim received for `path` (query ignored). */
