@@ -2,34 +2,17 @@
  * Shared pieces of the desktop-integration and `remove` end-to-end tests: real AppImages built with
  * mksquashfs, published on the in-process sim's hub, and the built CLI run in a temp home.
  */
-import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { makeAppImage, type MakeAppImageOptions } from '../../fixtures/make-appimage.js';
+import { lstat, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseElfHeader } from '../../src/appimage/elf.js';
-import { startSim, type Sim } from '../../sim/index.js';
-import { runCli, type CliRun } from '../helpers/run-cli.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-
-/** One app of `update --json`. */
-export interface AppJson {
-  name: string;
-  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
-  from_version: string | null;
-  to_version: string | null;
-  path: string | null;
-  error: { code: string; message: string; hint?: string } | null;
-  warnings: string[];
-}
-
-/** The `update --json` document. */
-export interface UpdateJson {
-  command: string;
-  apps: AppJson[];
-  summary: Record<string, number>;
-}
+import type { Sim } from '../../sim/index.js';
+import { disposeFixtureAppImages } from '../helpers/fixture-appimages.js';
+import type { CliRun } from '../helpers/run-cli.js';
+import { useSimSuite, type SimSuite } from '../helpers/sim-suite.js';
+import { makeSimWorld } from '../helpers/sim-world.js';
+import type { TmpHome } from '../helpers/tmp-home.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 
 /** One app of `remove --json`. */
 export interface RemovedJson {
@@ -69,35 +52,6 @@ export interface IntegrationJson {
   icons: string[];
 }
 
-/** Options of one fixture AppImage (a subset of makeAppImage's, without the output file). */
-export type FixtureOptions = Omit<MakeAppImageOptions, 'outFile' | 'name' | 'version'>;
-
-const built = new Map<string, Promise<Buffer>>();
-let scratch: Promise<string> | undefined;
-
-/** A real AppImage of `name` `version`; built once per test process for each distinct option set. */
-export function appImage(name: string, version: string, opts: FixtureOptions = {}): Promise<Buffer> {
-  const key = JSON.stringify([name, version, opts]);
-  let p = built.get(key);
-  if (!p) {
-    p = (async () => {
-      scratch ??= mkdtemp(join(tmpdir(), 'ak-e2e-integ-'));
-      const outFile = join(await scratch, `${built.size}-${name}-${version}.AppImage`);
-      await makeAppImage({ ...opts, outFile, name, version });
-      return readFile(outFile);
-    })();
-    built.set(key, p);
-  }
-  return p;
-}
-
-/** Removes the fixture scratch directory. */
-export async function disposeFixtures(): Promise<void> {
-  if (scratch) await rm(await scratch, { recursive: true, force: true });
-  scratch = undefined;
-  built.clear();
-}
-
 /**
  * A copy of a real AppImage whose SquashFS is damaged after its superblock: ELF header, AppImage
  * magic and SquashFS magic stay valid, so it passes verification and only integration fails.
@@ -108,22 +62,6 @@ export function corruptSquashfs(image: Buffer): Buffer {
   if (copy.toString('latin1', offset, offset + 4) !== 'hsqs') throw new Error('no SquashFS in fixture');
   copy.fill(0xa5, offset + 96);
   return copy;
-}
-
-/** Hex SHA-256. */
-export function sha256(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-/** Publishes `version` of hub repository `e2e/<app>` with one asset (its correct digest attached). */
-export function publish(sim: Sim, app: string, version: string, body: Buffer): string {
-  const assetName = `${app}-${version}-x86_64.AppImage`;
-  const url = sim.putAsset(`/dl/${app}/${version}/${assetName}`, body);
-  sim.hub.setLatest('e2e', app, {
-    tag: version,
-    assets: [{ name: assetName, url, digest: `sha256:${sha256(body)}` }],
-  });
-  return url;
 }
 
 /** A temp home configured against a sim, with helpers to write recipes and run the CLI. */
@@ -144,111 +82,28 @@ export interface World {
 
 /** Creates a World whose config.yml points at `sim` (no proxies) with extra global YAML lines. */
 export async function makeWorld(sim: Sim, globalExtra: string[] = []): Promise<World> {
-  const home = await makeTmpHome();
-  const storageDir = join(home.root, 'storage');
-  const symlinkDir = join(home.root, 'bin');
-  await home.writeConfig(
-    [
-      `storage_dir: ${storageDir}`,
-      `symlink_dir: ${symlinkDir}`,
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      ...globalExtra,
-      '',
-    ].join('\n'),
-  );
-  // Never reach a public host: the built-in proxy list is empty.
-  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
+  // storage_dir is left for the CLI to create.
+  const base = await makeSimWorld(sim, { configLines: globalExtra, createStorageDir: false });
+  const { home } = base;
   return {
     home,
-    env,
-    storageDir,
-    symlinkDir,
+    env: base.env,
+    storageDir: base.storageDir,
+    symlinkDir: base.symlinkDir,
     applicationsDir: join(home.dataHome, 'applications'),
     hicolorDir: join(home.dataHome, 'icons', 'hicolor'),
     recipe: (app, extra = [], layout = 'folder') =>
-      home.writeRecipe(
-        app,
-        [
-          `name: ${app}`,
-          'strategy:',
-          '  strategy: forge',
-          `  repository: ${sim.url}/e2e/${app}`,
-          `  asset_match: "${app}-*.AppImage"`,
-          ...extra,
-          '',
-        ].join('\n'),
-        layout,
-      ),
-    update: (args = []) => runCli<UpdateJson>(['--json', 'update', ...args], { env }),
-    remove: (args) => runCli<RemoveJson>(['--json', 'remove', ...args], { env }),
-    cli: (args) => runCli(args, { env }),
-    state: async () =>
-      JSON.parse(
-        await readFile(join(home.stateDir, 'state.json'), 'utf8').catch(() => '{"apps":{}}'),
-      ) as StateJson,
+      base.writeForgeRecipe(app, { glob: `${app}-*.AppImage`, extra, layout }),
+    update: (args = []) => base.run<UpdateJson>(['--json', 'update', ...args]),
+    remove: (args) => base.run<RemoveJson>(['--json', 'remove', ...args]),
+    cli: (args) => base.run(args),
+    state: () => base.readState<StateJson>('empty'),
   };
 }
 
-/** A sim for one test file plus the worlds it made; `stop()` cleans everything. */
-export interface Suite {
-  sim: Sim;
-  world(globalExtra?: string[]): Promise<World>;
-  stop(): Promise<void>;
-}
-
-/** Starts a sim for one test file. */
-export async function startSuite(): Promise<Suite> {
-  const sim = await startSim();
-  const worlds: World[] = [];
-  return {
-    sim,
-    async world(globalExtra) {
-      const w = await makeWorld(sim, globalExtra);
-      worlds.push(w);
-      return w;
-    },
-    async stop() {
-      await sim.stop();
-      await Promise.all(worlds.map((w) => w.home.cleanup()));
-      await disposeFixtures();
-    },
-  };
-}
-
-/** The outcome of `app` in an update document; fails when absent. */
-export function appOf(run: CliRun<UpdateJson>, app: string): AppJson {
-  const found = run.json?.apps.find((a) => a.name === app);
-  if (!found) throw new Error(`no outcome for ${app} in ${run.stdout}\nstderr: ${run.stderr}`);
-  return found;
-}
-
-/** The removal report of `app`; fails when absent. */
-export function removedOf(run: CliRun<RemoveJson>, app: string): RemovedJson {
-  const found = run.json?.apps.find((a) => a.name === app);
-  if (!found) throw new Error(`no removal of ${app} in ${run.stdout}\nstderr: ${run.stderr}`);
-  return found;
-}
-
-/**
- * A full recursive listing of `dirs` (relative to `base`): type, size and SHA-256 of files, targets
- * of symlinks, and every directory, so two snapshots differ when anything under them changed.
- */
-export async function snapshot(base: string, dirs: string[]): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (path: string): Promise<void> => {
-    const st = await lstat(path).catch(() => undefined);
-    const rel = relative(base, path);
-    if (!st) return;
-    if (st.isSymbolicLink()) out.push(`link ${rel} -> ${await readlink(path)}`);
-    else if (st.isDirectory()) {
-      out.push(`dir  ${rel}`);
-      for (const e of (await readdir(path)).sort()) await walk(join(path, e));
-    } else out.push(`file ${rel} ${st.size} ${sha256(await readFile(path))}`);
-  };
-  for (const d of dirs) await walk(d);
-  return out;
+/** Registers the hooks of a test file: one sim, worlds on it (`world(globalExtra)`), fixtures dropped after. */
+export function useIntegrationSuite(): SimSuite<World, [globalExtra?: string[]]> {
+  return useSimSuite(makeWorld, disposeFixtureAppImages);
 }
 
 /** Puts some user files of the kind a real home has into a directory tree. */

@@ -1,31 +1,24 @@
 // A release whose desktop integration fails still installs: the new AppImage stays, the previous
 // entry stays, the outcome carries a warning (JSON and human), exit 0; the next good release
 // replaces the entry.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  appImage,
-  appOf,
   corruptSquashfs,
   desktopFileValidate,
   exists,
   key,
-  publish,
   readDesktop,
-  sha256,
-  startSuite,
-  type Suite,
+  useIntegrationSuite,
 } from './harness.js';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { publishHubRelease } from '../helpers/hub-release.js';
+import { appOf } from '../helpers/json-output.js';
+import { sha256 } from '../helpers/sha256.js';
 
-let suite: Suite;
-before(async () => {
-  suite = await startSuite();
-});
-after(async () => {
-  await suite.stop();
-});
+const suite = useIntegrationSuite();
 
 void describe('desktop integration failure during update', () => {
   void test('no .desktop in v2, corrupt SquashFS in v3: installed with a warning; v4 replaces the entry', async () => {
@@ -36,7 +29,7 @@ void describe('desktop integration failure during update', () => {
     const desktopFile = join(w.applicationsDir, `${app}.desktop`);
     const icon = join(w.hicolorDir, '256x256', 'apps', `appimage-keeper-${app}.png`);
 
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     const r1 = await w.update();
     assert.equal(r1.code, 0, r1.stderr);
     const entryV1 = await readFile(desktopFile);
@@ -45,8 +38,8 @@ void describe('desktop integration failure during update', () => {
     assert.ok(recordV1);
 
     // v2: a valid AppImage without any desktop file (JSON output).
-    const v2 = await appImage(app, '2.0', { desktop: false });
-    publish(suite.sim, app, '2.0', v2);
+    const v2 = await fixtureAppImage(app, '2.0', { desktop: false });
+    publishHubRelease(suite.sim, app, '2.0', v2);
     const r2 = await w.update();
     assert.equal(r2.code, 0, r2.stderr);
     const o2 = appOf(r2, app);
@@ -64,8 +57,8 @@ void describe('desktop integration failure during update', () => {
     assert.deepEqual(s2.apps[app]?.integration, recordV1);
 
     // v3: ELF, AppImage and SquashFS magic intact, tables damaged (human output this time).
-    const v3 = corruptSquashfs(await appImage(app, '3.0'));
-    publish(suite.sim, app, '3.0', v3);
+    const v3 = corruptSquashfs(await fixtureAppImage(app, '3.0'));
+    publishHubRelease(suite.sim, app, '3.0', v3);
     const r3 = await w.cli(['update']);
     assert.equal(r3.code, 0, `${r3.stdout}\n${r3.stderr}`);
     assert.match(r3.stdout, /updated\s+fragile 2\.0 -> 3\.0/);
@@ -77,7 +70,7 @@ void describe('desktop integration failure during update', () => {
     assert.deepEqual((await w.state()).apps[app]?.integration, recordV1);
 
     // v4: a good release replaces the entry.
-    publish(suite.sim, app, '4.0', await appImage(app, '4.0'));
+    publishHubRelease(suite.sim, app, '4.0', await fixtureAppImage(app, '4.0'));
     const r4 = await w.update();
     assert.equal(r4.code, 0, r4.stderr);
     assert.deepEqual(appOf(r4, app).warnings, []);
@@ -92,12 +85,12 @@ void describe('desktop integration failure during update', () => {
     const app = 'versioned';
     await w.recipe(app, ['naming_format: "{name}-{version}.AppImage"', 'desktop_env: { MODE: safe }']);
     const desktopFile = join(w.applicationsDir, `${app}.desktop`);
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     assert.equal((await w.update()).code, 0);
     const v1 = join(w.storageDir, `${app}-1.0.AppImage`);
     assert.equal(key(await readDesktop(desktopFile), 'Desktop Entry', 'TryExec'), v1);
 
-    publish(suite.sim, app, '2.0', await appImage(app, '2.0', { desktop: false }));
+    publishHubRelease(suite.sim, app, '2.0', await fixtureAppImage(app, '2.0', { desktop: false }));
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
     assert.match(appOf(r, app).warnings.join('\n'), /desktop integration failed/);
@@ -118,7 +111,7 @@ void describe('desktop integration failure during update', () => {
     const w = await suite.world();
     const app = 'bare';
     await w.recipe(app);
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0', { desktop: false }));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { desktop: false }));
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
     assert.equal(appOf(r, app).status, 'updated');

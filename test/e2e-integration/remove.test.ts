@@ -1,37 +1,24 @@
 // `remove` end to end: it undoes exactly what state recorded, reports what was already gone, purges
 // recipes on request, cleans orphans and stray temp files, and respects the lock and the user's files.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bootId } from '../../src/state/lock.js';
-import {
-  appImage,
-  exists,
-  listDir,
-  publish,
-  removedOf,
-  seedUserFiles,
-  snapshot,
-  startSuite,
-  type Suite,
-  type World,
-} from './harness.js';
+import { exists, listDir, seedUserFiles, type World, useIntegrationSuite } from './harness.js';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { publishHubRelease } from '../helpers/hub-release.js';
+import { appOf } from '../helpers/json-output.js';
+import { snapshotTree } from '../helpers/snapshot-tree.js';
 
-let suite: Suite;
-before(async () => {
-  suite = await startSuite();
-});
-after(async () => {
-  await suite.stop();
-});
+const suite = useIntegrationSuite();
 
 /** Installs v1 then v2 of `app` so a previous version is kept too. */
 async function installTwice(w: World, app: string): Promise<void> {
-  publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+  publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
   const r1 = await w.update([app]);
   assert.equal(r1.code, 0, r1.stderr);
-  publish(suite.sim, app, '2.0', await appImage(app, '2.0'));
+  publishHubRelease(suite.sim, app, '2.0', await fixtureAppImage(app, '2.0'));
   const r2 = await w.update([app]);
   assert.equal(r2.code, 0, r2.stderr);
 }
@@ -61,7 +48,7 @@ void describe('remove', () => {
 
     const r = await w.remove([app]);
     assert.equal(r.code, 0, r.stderr);
-    const out = removedOf(r, app);
+    const out = appOf(r, app);
     assert.deepEqual([...out.removed].sort(), [...recorded].sort());
     assert.deepEqual(out.missing, []);
     assert.deepEqual(out.errors, []);
@@ -78,7 +65,7 @@ void describe('remove', () => {
     const w = await suite.world();
     const app = 'partial';
     await w.recipe(app);
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     assert.equal((await w.update()).code, 0);
     const file = join(w.storageDir, `${app}.AppImage`);
     const desktop = join(w.applicationsDir, `${app}.desktop`);
@@ -103,7 +90,7 @@ void describe('remove', () => {
     // Nothing left to remove: the app is now unknown to state, but its recipe still names it.
     const again = await w.remove([app]);
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual(removedOf(again, app).removed, []);
+    assert.deepEqual(appOf(again, app).removed, []);
   });
 
   void test('--purge removes the recipe folder (folder layout) or the recipe file (flat layout)', async () => {
@@ -112,15 +99,15 @@ void describe('remove', () => {
     await writeFile(join(w.home.appsDir, 'foldered', 'notes.txt'), 'user notes beside the recipe\n');
     await w.recipe('flat', [], 'flat');
     await w.recipe('neighbour');
-    publish(suite.sim, 'foldered', '1.0', await appImage('foldered', '1.0'));
-    publish(suite.sim, 'flat', '1.0', await appImage('flat', '1.0'));
-    publish(suite.sim, 'neighbour', '1.0', await appImage('neighbour', '1.0'));
+    publishHubRelease(suite.sim, 'foldered', '1.0', await fixtureAppImage('foldered', '1.0'));
+    publishHubRelease(suite.sim, 'flat', '1.0', await fixtureAppImage('flat', '1.0'));
+    publishHubRelease(suite.sim, 'neighbour', '1.0', await fixtureAppImage('neighbour', '1.0'));
     assert.equal((await w.update()).code, 0);
 
     const r = await w.remove(['foldered', 'flat', '--purge']);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(removedOf(r, 'foldered').purged_recipe, join(w.home.appsDir, 'foldered'));
-    assert.equal(removedOf(r, 'flat').purged_recipe, join(w.home.appsDir, 'flat.yml'));
+    assert.equal(appOf(r, 'foldered').purged_recipe, join(w.home.appsDir, 'foldered'));
+    assert.equal(appOf(r, 'flat').purged_recipe, join(w.home.appsDir, 'flat.yml'));
     assert.deepEqual(await listDir(w.home.appsDir), ['neighbour']);
     assert.deepEqual(await listDir(w.storageDir), ['neighbour.AppImage']);
     assert.deepEqual(await listDir(w.applicationsDir), ['neighbour.desktop']);
@@ -138,8 +125,8 @@ void describe('remove', () => {
     const w = await suite.world();
     await w.recipe('keep');
     await w.recipe('orphan');
-    publish(suite.sim, 'keep', '1.0', await appImage('keep', '1.0'));
-    publish(suite.sim, 'orphan', '1.0', await appImage('orphan', '1.0'));
+    publishHubRelease(suite.sim, 'keep', '1.0', await fixtureAppImage('keep', '1.0'));
+    publishHubRelease(suite.sim, 'orphan', '1.0', await fixtureAppImage('orphan', '1.0'));
     assert.equal((await w.update()).code, 0);
     await rm(join(w.home.appsDir, 'orphan'), { recursive: true });
     const temp = join(w.storageDir, '.appimage-keeper-keep-1234.part');
@@ -153,7 +140,7 @@ void describe('remove', () => {
       r.json?.apps.map((a) => a.name),
       ['orphan'],
     );
-    assert.ok(removedOf(r, 'orphan').removed.includes(join(w.storageDir, 'orphan.AppImage')));
+    assert.ok(appOf(r, 'orphan').removed.includes(join(w.storageDir, 'orphan.AppImage')));
     assert.deepEqual(r.json?.temp_files_removed, [temp]);
     assert.deepEqual(await listDir(w.storageDir), ['Other.AppImage', 'keep.AppImage']);
     assert.deepEqual(await listDir(w.applicationsDir), ['keep.desktop']);
@@ -167,14 +154,17 @@ void describe('remove', () => {
   void test('an unknown app exits 2 and removes nothing', async () => {
     const w = await suite.world();
     await w.recipe('known');
-    publish(suite.sim, 'known', '1.0', await appImage('known', '1.0'));
+    publishHubRelease(suite.sim, 'known', '1.0', await fixtureAppImage('known', '1.0'));
     assert.equal((await w.update()).code, 0);
-    const before = await snapshot(w.home.root, [w.storageDir, w.home.dataHome, w.home.stateDir]);
+    const before = await snapshotTree(w.home.root, [w.storageDir, w.home.dataHome, w.home.stateDir]);
     const r = await w.remove(['known', 'nosuchapp']);
     assert.equal(r.code, 2, r.stdout);
     assert.equal(r.json?.error?.code, 'UNKNOWN_APP');
     assert.match(r.json?.error?.message ?? '', /nosuchapp/);
-    assert.deepEqual(await snapshot(w.home.root, [w.storageDir, w.home.dataHome, w.home.stateDir]), before);
+    assert.deepEqual(
+      await snapshotTree(w.home.root, [w.storageDir, w.home.dataHome, w.home.stateDir]),
+      before,
+    );
     const human = await w.cli(['remove', 'nosuchapp']);
     assert.equal(human.code, 2);
     assert.match(human.stderr, /unknown app: nosuchapp/);
@@ -183,7 +173,7 @@ void describe('remove', () => {
   void test('remove respects the lock held by another live run (exit 3, nothing removed)', async () => {
     const w = await suite.world();
     await w.recipe('locked');
-    publish(suite.sim, 'locked', '1.0', await appImage('locked', '1.0'));
+    publishHubRelease(suite.sim, 'locked', '1.0', await fixtureAppImage('locked', '1.0'));
     assert.equal((await w.update()).code, 0);
     const lockFile = join(w.home.stateDir, 'lock');
     // This test process is alive, so the lock it "holds" is not stale.
@@ -194,11 +184,11 @@ void describe('remove', () => {
       startedAt: new Date().toISOString(),
     };
     await writeFile(lockFile, JSON.stringify(owner));
-    const before = await snapshot(w.home.root, [w.storageDir, w.home.dataHome]);
+    const before = await snapshotTree(w.home.root, [w.storageDir, w.home.dataHome]);
     const r = await w.remove(['locked']);
     assert.equal(r.code, 3, r.stdout);
     assert.match(r.json?.error?.message ?? '', new RegExp(`pid ${process.pid}`));
-    assert.deepEqual(await snapshot(w.home.root, [w.storageDir, w.home.dataHome]), before);
+    assert.deepEqual(await snapshotTree(w.home.root, [w.storageDir, w.home.dataHome]), before);
     assert.ok((await w.state()).apps.locked?.installed);
     await rm(lockFile);
     const ok = await w.remove(['locked']);
@@ -222,19 +212,19 @@ void describe('update then remove leaves the user data directories as they were'
     await seedUserFiles(w.storageDir, { 'Manual-1.0.AppImage': 'installed by hand', 'README.txt': 'mine' });
     await seedUserFiles(w.symlinkDir, { 'my-script': '#!/bin/sh\necho hi\n' });
     const dirs = [w.home.dataHome, w.storageDir, w.symlinkDir];
-    const before = await snapshot(w.home.root, dirs);
+    const before = await snapshotTree(w.home.root, dirs);
 
     await w.recipe('tidy');
     await w.recipe('svgapp');
-    publish(suite.sim, 'svgapp', '1.0', await appImage('svgapp', '1.0', { icon: 'svg' }));
+    publishHubRelease(suite.sim, 'svgapp', '1.0', await fixtureAppImage('svgapp', '1.0', { icon: 'svg' }));
     await installTwice(w, 'tidy');
     assert.equal((await w.update(['svgapp'])).code, 0);
     assert.ok(await exists(join(w.hicolorDir, 'scalable', 'apps', 'appimage-keeper-svgapp.svg')));
-    assert.notDeepEqual(await snapshot(w.home.root, dirs), before);
+    assert.notDeepEqual(await snapshotTree(w.home.root, dirs), before);
 
     const r = await w.remove(['tidy', 'svgapp']);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(await snapshot(w.home.root, dirs), before);
+    assert.deepEqual(await snapshotTree(w.home.root, dirs), before);
   });
 
   void test('from nothing: only the base directories remain, every one of them empty', async () => {
@@ -245,7 +235,7 @@ void describe('update then remove leaves the user data directories as they were'
     const r = await w.remove(['fresh']);
     assert.equal(r.code, 0, r.stderr);
     // Documented in docs/remove.md: the standard base directories are kept (other tools use them).
-    assert.deepEqual(await snapshot(w.home.root, [w.home.dataHome, w.storageDir, w.symlinkDir]), [
+    assert.deepEqual(await snapshotTree(w.home.root, [w.home.dataHome, w.storageDir, w.symlinkDir]), [
       'dir  data',
       'dir  data/applications',
       'dir  data/icons',
@@ -268,7 +258,12 @@ void describe('update then remove leaves the user data directories as they were'
       '',
     ].join('\n');
     await w.recipe('mime');
-    publish(suite.sim, 'mime', '1.0', await appImage('mime', '1.0', { desktop: mimeDesktop }));
+    publishHubRelease(
+      suite.sim,
+      'mime',
+      '1.0',
+      await fixtureAppImage('mime', '1.0', { desktop: mimeDesktop }),
+    );
     assert.equal((await w.update()).code, 0);
     const cache = join(w.applicationsDir, 'mimeinfo.cache');
     assert.match(await readFile(cache, 'utf8'), /text\/x-mimeapp=mime\.desktop;/);

@@ -1,23 +1,15 @@
 // `update` installs the desktop entry and icon end to end: the built CLI against the in-process sim,
 // real AppImages, a temp XDG_DATA_HOME, and desktop-file-validate on what we wrote.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultDesktopEntry } from '../../fixtures/make-appimage.js';
-import {
-  appImage,
-  appOf,
-  desktopFileValidate,
-  exists,
-  key,
-  listDir,
-  publish,
-  readDesktop,
-  snapshot,
-  startSuite,
-  type Suite,
-} from './harness.js';
+import { desktopFileValidate, exists, key, listDir, readDesktop, useIntegrationSuite } from './harness.js';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { publishHubRelease } from '../helpers/hub-release.js';
+import { appOf } from '../helpers/json-output.js';
+import { snapshotTree } from '../helpers/snapshot-tree.js';
 
 /** An upstream entry with arguments, quoting, field codes, an env prefix and two actions. */
 function richDesktop(name: string, version: string): string {
@@ -51,23 +43,17 @@ const LAUNCH = [
   '  desktop_env: { GREETING: "hello world", ELECTRON_OZONE_PLATFORM_HINT: wayland }',
 ];
 
-let suite: Suite;
-before(async () => {
-  suite = await startSuite();
-});
-after(async () => {
-  await suite.stop();
-});
+const suite = useIntegrationSuite();
 
 void describe('update installs the desktop entry and icon', () => {
   void test('upstream id, icon, Exec/TryExec in every group, launch customisations, mark; kept on v2', async () => {
     const w = await suite.world();
     const app = 'rich';
-    publish(
+    publishHubRelease(
       suite.sim,
       app,
       '1.0',
-      await appImage(app, '1.0', { desktop: richDesktop(app, '1.0'), icon: 'png' }),
+      await fixtureAppImage(app, '1.0', { desktop: richDesktop(app, '1.0'), icon: 'png' }),
     );
     await w.recipe(app, ['naming_format: "{name}-{version}.AppImage"', ...LAUNCH.map((l) => l.slice(2))]);
     const r1 = await w.update();
@@ -117,11 +103,11 @@ void describe('update installs the desktop entry and icon', () => {
       icons: [icon],
     });
 
-    publish(
+    publishHubRelease(
       suite.sim,
       app,
       '2.0',
-      await appImage(app, '2.0', { desktop: richDesktop(app, '2.0'), icon: 'png' }),
+      await fixtureAppImage(app, '2.0', { desktop: richDesktop(app, '2.0'), icon: 'png' }),
     );
     const r2 = await w.update();
     assert.equal(r2.code, 0, r2.stderr);
@@ -133,7 +119,7 @@ void describe('update installs the desktop entry and icon', () => {
   void test('create_symlinks: Exec and TryExec point at the symlink; svg icon goes to scalable', async () => {
     const w = await suite.world();
     const app = 'linked';
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0', { icon: 'svg' }));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { icon: 'svg' }));
     await w.recipe(app, ['create_symlinks: true']);
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
@@ -159,7 +145,7 @@ void describe('update installs the desktop entry and icon', () => {
     );
     await mkdir(w.applicationsDir, { recursive: true });
     await writeFile(foreign, foreignText);
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     await w.recipe(app);
     const r1 = await w.update();
     assert.equal(r1.code, 0, r1.stderr);
@@ -168,7 +154,7 @@ void describe('update installs the desktop entry and icon', () => {
     assert.equal(await readFile(foreign, 'utf8'), foreignText);
     assert.equal((await w.state()).apps[app]?.integration?.desktopFile, ours);
 
-    publish(suite.sim, app, '2.0', await appImage(app, '2.0'));
+    publishHubRelease(suite.sim, app, '2.0', await fixtureAppImage(app, '2.0'));
     const r2 = await w.update();
     assert.equal(appOf(r2, app).status, 'updated');
     assert.equal(await readFile(foreign, 'utf8'), foreignText);
@@ -188,7 +174,7 @@ void describe('update installs the desktop entry and icon', () => {
     const iconPath = join(w.hicolorDir, '256x256', 'apps', `appimage-keeper-${app}.png`);
     await mkdir(join(iconPath, '..'), { recursive: true });
     await writeFile(iconPath, 'not our icon');
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     await w.recipe(app);
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
@@ -204,7 +190,7 @@ void describe('update installs the desktop entry and icon', () => {
   void test('desktop id and icon change between versions: the old ones are removed', async () => {
     const w = await suite.world();
     const app = 'renamer';
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0', { icon: 'png' }));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { icon: 'png' }));
     await w.recipe(app);
     assert.equal((await w.update()).code, 0);
     const oldDesktop = join(w.applicationsDir, `${app}.desktop`);
@@ -214,7 +200,7 @@ void describe('update installs the desktop entry and icon', () => {
 
     // v2 ships org.example.Renamer.desktop naming a different (svg) icon.
     const v2Desktop = defaultDesktopEntry(app, '2.0').replace(/^Icon=.*$/m, 'Icon=org.example.Renamer');
-    const body = await appImage(app, '2.0', {
+    const body = await fixtureAppImage(app, '2.0', {
       desktop: false,
       icon: false,
       extraFiles: {
@@ -223,7 +209,7 @@ void describe('update installs the desktop entry and icon', () => {
           '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16"/></svg>',
       },
     });
-    publish(suite.sim, app, '2.0', body);
+    publishHubRelease(suite.sim, app, '2.0', body);
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(appOf(r, app).warnings, []);
@@ -245,24 +231,24 @@ void describe('update installs the desktop entry and icon', () => {
   void test('manage_desktop_files: false writes nothing under XDG_DATA_HOME', async () => {
     const w = await suite.world(['manage_desktop_files: false']);
     const app = 'plain';
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     await w.recipe(app);
-    const before = await snapshot(w.home.root, [w.home.dataHome]);
+    const before = await snapshotTree(w.home.root, [w.home.dataHome]);
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
     assert.equal(appOf(r, app).status, 'updated');
-    assert.deepEqual(await snapshot(w.home.root, [w.home.dataHome]), before);
+    assert.deepEqual(await snapshotTree(w.home.root, [w.home.dataHome]), before);
     assert.equal((await w.state()).apps[app]?.integration, undefined);
   });
 
   void test('the recipe override manage_desktop_files: false wins over the global true', async () => {
     const w = await suite.world(['manage_desktop_files: true']);
     const app = 'plainrecipe';
-    publish(suite.sim, app, '1.0', await appImage(app, '1.0'));
+    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0'));
     await w.recipe(app, ['integration: false']);
-    const before = await snapshot(w.home.root, [w.home.dataHome]);
+    const before = await snapshotTree(w.home.root, [w.home.dataHome]);
     const r = await w.update();
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(await snapshot(w.home.root, [w.home.dataHome]), before);
+    assert.deepEqual(await snapshotTree(w.home.root, [w.home.dataHome]), before);
   });
 });
