@@ -5,6 +5,7 @@
 import { ServerResponse } from 'node:http';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { stringify } from 'yaml';
 import { startSim, type RecordedRequest, type Sim } from '../../sim/index.js';
 import { runCli, type CliRun } from '../helpers/run-cli.js';
@@ -89,6 +90,35 @@ export async function startE2e(): Promise<E2e> {
       await sim.stop();
       await Promise.all(homes.map((h) => h.cleanup()));
     },
+  };
+}
+
+/**
+ * Registers `before`/`after` hooks in the current describe block that start an E2e for it and stop
+ * it afterwards; the returned object reaches that E2e from the block's tests and later hooks.
+ */
+export function useE2e(): E2e {
+  let current: E2e | undefined;
+  const get = (): E2e => {
+    if (!current) throw new Error('the E2e is used outside its describe block');
+    return current;
+  };
+  before(async () => {
+    current = await startE2e();
+  });
+  after(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return {
+    get sim() {
+      return get().sim;
+    },
+    get responses() {
+      return get().responses;
+    },
+    home: () => get().home(),
+    stop: () => get().stop(),
   };
 }
 

@@ -4,13 +4,12 @@
  * downloads an asset or touches installed files.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
-import type { Sim } from '../../sim/index.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { snapshotTree } from '../helpers/snapshot-tree.js';
 import {
   app,
   check,
@@ -18,52 +17,25 @@ import {
   hubRecipe,
   publishHub,
   requestsTo,
-  startE2e,
+  useE2e,
   writeScriptRecipe,
-  type E2e,
 } from './helpers.js';
 
 const HOST_ARCH = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
 
-/** Every file and link under `dir` with its size, mode and content hash. */
-async function snapshot(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const path = join(entry.parentPath, entry.name);
-    const s = await stat(path).catch(() => undefined);
-    const hash = entry.isFile()
-      ? createHash('sha256')
-          .update(await readFile(path))
-          .digest('hex')
-      : '';
-    out.push(
-      `${path} ${entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : 'file'} ${s?.size} ${s?.mtimeMs} ${hash}`,
-    );
-  }
-  return out.sort();
-}
-
 void describe('check: requests and asset choice', () => {
-  let e: E2e;
-  let sim: Sim;
-  before(async () => {
-    e = await startE2e();
-    sim = e.sim;
-  });
-  after(async () => {
-    await e.stop();
-  });
+  const e = useE2e();
 
   void test('a second check sends If-None-Match and gets 304; a shared repository costs one request', async () => {
     const h = await e.home();
-    publishHub(sim, 'cond/app', 'v1', ['App-x86_64.AppImage']);
-    await h.writeRecipe('one', hubRecipe(sim, 'one', 'cond/app'));
-    await h.writeRecipe('two', hubRecipe(sim, 'two', 'cond/app', { asset_match: 'App-*' }));
+    publishHub(e.sim, 'cond/app', 'v1', ['App-x86_64.AppImage']);
+    await h.writeRecipe('one', hubRecipe(e.sim, 'one', 'cond/app'));
+    await h.writeRecipe('two', hubRecipe(e.sim, 'two', 'cond/app', { asset_match: 'App-*' }));
     const env = cliEnv(h);
     const path = '/repos/cond/app/releases/latest';
     const answers = (): number[] => e.responses.filter((r) => r.path === path).map((r) => r.status);
 
-    sim.clearRequests();
+    e.sim.clearRequests();
     e.responses.length = 0;
     const first = await check(env);
     assert.deepEqual(
@@ -73,11 +45,11 @@ void describe('check: requests and asset choice', () => {
         ['two', 'v1'],
       ],
     );
-    assert.equal(requestsTo(sim, path).length, 1, 'two recipes, one request');
-    assert.equal(requestsTo(sim, path)[0]?.headers['if-none-match'], undefined);
+    assert.equal(requestsTo(e.sim, path).length, 1, 'two recipes, one request');
+    assert.equal(requestsTo(e.sim, path)[0]?.headers['if-none-match'], undefined);
     assert.deepEqual(answers(), [200]);
 
-    sim.clearRequests();
+    e.sim.clearRequests();
     e.responses.length = 0;
     const second = await check(env);
     assert.deepEqual(
@@ -87,13 +59,13 @@ void describe('check: requests and asset choice', () => {
         ['two', 'update_available', 'v1'],
       ],
     );
-    const conditional = requestsTo(sim, path);
+    const conditional = requestsTo(e.sim, path);
     assert.equal(conditional.length, 1);
     assert.match(String(conditional[0]?.headers['if-none-match']), /^"[0-9a-f]+"$/);
     assert.deepEqual(answers(), [304]);
 
     // A new release: the stale validator gets a full answer with the new tag.
-    publishHub(sim, 'cond/app', 'v2', ['App-x86_64.AppImage']);
+    publishHub(e.sim, 'cond/app', 'v2', ['App-x86_64.AppImage']);
     e.responses.length = 0;
     const third = await check(env);
     assert.equal(app(third, 'one').latest_version, 'v2');
@@ -103,31 +75,31 @@ void describe('check: requests and asset choice', () => {
 
   void test('lab and gitea answers are conditional too', async () => {
     const h = await e.home();
-    const labUrl = sim.putAsset('/cond/lab/L-x86_64.AppImage', Buffer.from('l'));
-    sim.lab.setLatest('cgrp/lab', { tag: 'l1', assets: [{ name: 'L-x86_64.AppImage', url: labUrl }] });
+    const labUrl = e.sim.putAsset('/cond/lab/L-x86_64.AppImage', Buffer.from('l'));
+    e.sim.lab.setLatest('cgrp/lab', { tag: 'l1', assets: [{ name: 'L-x86_64.AppImage', url: labUrl }] });
     await h.writeRecipe(
       'labc',
       stringify({
         name: 'labc',
-        lab_release_web_url: sim.secondUrl,
-        lab_release_api_url: sim.labApiUrl,
-        strategy: { strategy: 'forge', repository: `${sim.secondUrl}/cgrp/lab`, asset_match: '*.AppImage' },
+        lab_release_web_url: e.sim.secondUrl,
+        lab_release_api_url: e.sim.labApiUrl,
+        strategy: { strategy: 'forge', repository: `${e.sim.secondUrl}/cgrp/lab`, asset_match: '*.AppImage' },
       }),
     );
-    sim.gitea.setFlavor('gitea');
-    const giteaUrl = sim.putAsset('/cond/gitea/G-x86_64.AppImage', Buffer.from('g'));
-    sim.gitea.setLatest('cgit', 'g', { tag: 'g1', assets: [{ name: 'G-x86_64.AppImage', url: giteaUrl }] });
+    e.sim.gitea.setFlavor('gitea');
+    const giteaUrl = e.sim.putAsset('/cond/gitea/G-x86_64.AppImage', Buffer.from('g'));
+    e.sim.gitea.setLatest('cgit', 'g', { tag: 'g1', assets: [{ name: 'G-x86_64.AppImage', url: giteaUrl }] });
     await h.writeRecipe(
       'giteac',
       stringify({
         name: 'giteac',
-        strategy: { strategy: 'forge', repository: `${sim.url}/cgit/g`, asset_match: '*.AppImage' },
+        strategy: { strategy: 'forge', repository: `${e.sim.url}/cgit/g`, asset_match: '*.AppImage' },
       }),
     );
     const env = cliEnv(h);
     assert.equal((await check(env)).code, 0);
     e.responses.length = 0;
-    sim.clearRequests();
+    e.sim.clearRequests();
     const again = await check(env);
     assert.deepEqual(
       again.json?.apps.map((a) => [a.name, a.latest_version]),
@@ -137,7 +109,7 @@ void describe('check: requests and asset choice', () => {
       ],
     );
     const final = (fragment: string): [string | undefined, number | undefined] => {
-      const reqs = requestsTo(sim, fragment);
+      const reqs = requestsTo(e.sim, fragment);
       const last = reqs[reqs.length - 1];
       const answer = e.responses.filter((x) => x.path === last?.path).pop();
       return [last?.headers['if-none-match'] === undefined ? undefined : 'if-none-match', answer?.status];
@@ -155,7 +127,7 @@ void describe('check: requests and asset choice', () => {
       'App-1.0-x86_64.AppImage.zsync',
       'Other-1.0-x86_64.AppImage',
     ];
-    const urls = publishHub(sim, 'pick/app', 'v1.0', names);
+    const urls = publishHub(e.sim, 'pick/app', 'v1.0', names);
     const recipes: Record<string, Record<string, unknown>> = {
       glob: { asset_match: 'Other-*.AppImage' },
       regex: { asset_match: undefined, asset_match_regex: '^App-[\\d.]+-aarch64\\.AppImage$' },
@@ -165,9 +137,9 @@ void describe('check: requests and asset choice', () => {
       nomatch: { asset_match: '*.deb' },
     };
     for (const [name, strategy] of Object.entries(recipes)) {
-      await h.writeRecipe(name, hubRecipe(sim, name, 'pick/app', strategy));
+      await h.writeRecipe(name, hubRecipe(e.sim, name, 'pick/app', strategy));
     }
-    sim.clearRequests();
+    e.sim.clearRequests();
     const r = await check(cliEnv(h));
     assert.equal(r.code, 1);
     assert.equal(app(r, 'glob').url, urls['Other-1.0-x86_64.AppImage']);
@@ -187,37 +159,29 @@ void describe('check: requests and asset choice', () => {
     const listed = `${none.error?.message ?? ''} ${none.error?.hint ?? ''}`;
     for (const n of names) assert.ok(listed.includes(n), `${n} listed in: ${listed}`);
     assert.equal(r.json?.summary.failed, 2);
-    assert.equal(requestsTo(sim, '/repos/pick/app/').length, 1, 'six recipes, one repository, one request');
+    assert.equal(requestsTo(e.sim, '/repos/pick/app/').length, 1, 'six recipes, one repository, one request');
   });
 });
 
 void describe('check: output, exit codes and side effects', () => {
-  let e: E2e;
-  let sim: Sim;
-  before(async () => {
-    e = await startE2e();
-    sim = e.sim;
-  });
-  after(async () => {
-    await e.stop();
-  });
+  const e = useE2e();
 
   void test('name order whatever order answers came in; the --json shape; broken and ignored recipes', async () => {
     const h = await e.home();
     // zeta answers first, alpha last.
     const delays: Record<string, number> = { alpha: 600, mid: 300, zeta: 0 };
     for (const [name, ms] of Object.entries(delays)) {
-      publishHub(sim, `ord/${name}`, `${name}-1`, [`${name}-x86_64.AppImage`]);
-      if (ms) sim.fault(`/repos/ord/${name}/releases/latest`, { latencyMs: ms });
+      publishHub(e.sim, `ord/${name}`, `${name}-1`, [`${name}-x86_64.AppImage`]);
+      if (ms) e.sim.fault(`/repos/ord/${name}/releases/latest`, { latencyMs: ms });
     }
     for (const name of ['zeta', 'mid', 'alpha'])
-      await h.writeRecipe(name, hubRecipe(sim, name, `ord/${name}`));
+      await h.writeRecipe(name, hubRecipe(e.sim, name, `ord/${name}`));
     await h.writeRecipe('broken', 'name: broken\nstrategy:\n  strategy: forge\n  asset_match: [oops\n');
-    await h.writeRecipe('quiet', hubRecipe(sim, 'quiet', 'ord/quiet', {}, { ignore: true }));
+    await h.writeRecipe('quiet', hubRecipe(e.sim, 'quiet', 'ord/quiet', {}, { ignore: true }));
     const env = cliEnv(h);
 
     e.responses.length = 0;
-    sim.clearRequests();
+    e.sim.clearRequests();
     const r = await check(env);
     assert.equal(r.code, 1, 'the broken recipe fails the run');
     assert.equal(r.stdout.trimEnd().split('\n').length, 1, 'one JSON document on stdout');
@@ -267,7 +231,7 @@ void describe('check: output, exit codes and side effects', () => {
       failed: 1,
       skipped: 1,
     });
-    assert.equal(requestsTo(sim, '/repos/ord/quiet/').length, 0, 'an ignored app sends nothing');
+    assert.equal(requestsTo(e.sim, '/repos/ord/quiet/').length, 0, 'an ignored app sends nothing');
 
     const human = await runCli(['check'], { env });
     assert.equal(human.code, 1);
@@ -294,22 +258,22 @@ void describe('check: output, exit codes and side effects', () => {
   void test('never downloads an asset and never changes installed files', async () => {
     const h = await e.home();
     const fixture = (f: string): Promise<Buffer> => readFile(join(REPO_ROOT, 'fixtures', 'demo', f));
-    const helloUrl = sim.putAsset(
+    const helloUrl = e.sim.putAsset(
       '/assets/hello-1.0.0-x86_64.AppImage',
       await fixture('hello-1.0.0.AppImage'),
     );
-    sim.hub.setLatest('inst', 'hello', {
+    e.sim.hub.setLatest('inst', 'hello', {
       tag: 'v1.0.0',
       assets: [{ name: 'hello-1.0.0-x86_64.AppImage', url: helloUrl }],
     });
-    sim.putAsset('/assets/scripted-3.1.AppImage', await fixture('scripted-3.1.AppImage'));
-    await h.writeRecipe('hello', hubRecipe(sim, 'hello', 'inst/hello'));
+    e.sim.putAsset('/assets/scripted-3.1.AppImage', await fixture('scripted-3.1.AppImage'));
+    await h.writeRecipe('hello', hubRecipe(e.sim, 'hello', 'inst/hello'));
     const scriptDir = await writeScriptRecipe(
       h,
       'scripted',
       [
         'printf "%s|%s|%s" "$APP_NAME" "$APP_VERSION" "$APP_ARCH" > seen-env.txt',
-        `echo "${sim.url}/assets/scripted-3.1.AppImage"`,
+        `echo "${e.sim.url}/assets/scripted-3.1.AppImage"`,
         'echo 3.1',
       ].join('\n'),
     );
@@ -317,17 +281,20 @@ void describe('check: output, exit codes and side effects', () => {
     const installed = await runCli(['--json', 'update'], { env });
     assert.equal(installed.code, 0, `${installed.stdout}\n${installed.stderr}`);
 
-    const newUrl = sim.putAsset('/assets/hello-1.1.0-x86_64.AppImage', await fixture('hello-1.1.0.AppImage'));
-    sim.hub.setLatest('inst', 'hello', {
+    const newUrl = e.sim.putAsset(
+      '/assets/hello-1.1.0-x86_64.AppImage',
+      await fixture('hello-1.1.0.AppImage'),
+    );
+    e.sim.hub.setLatest('inst', 'hello', {
       tag: 'v1.1.0',
       assets: [{ name: 'hello-1.1.0-x86_64.AppImage', url: newUrl }],
     });
-    const before = [...(await snapshot(h.home)), ...(await snapshot(h.dataHome))];
+    const before = await snapshotTree(h.root, [h.home, h.dataHome], { metadata: true });
     assert.ok(
       before.some((l) => l.includes('.AppImage ')),
       'update installed files to watch',
     );
-    sim.clearRequests();
+    e.sim.clearRequests();
     const r = await check(env);
     assert.equal(r.code, 0, r.stderr);
     const hello = app(r, 'hello');
@@ -341,10 +308,10 @@ void describe('check: output, exit codes and side effects', () => {
     assert.equal(await readFile(join(scriptDir, 'seen-env.txt'), 'utf8'), `scripted|3.1|${HOST_ARCH}`);
 
     assert.deepEqual(
-      sim.requests.filter((q) => q.path.startsWith('/assets/')),
+      e.sim.requests.filter((q) => q.path.startsWith('/assets/')),
       [],
       'no request for any asset',
     );
-    assert.deepEqual([...(await snapshot(h.home)), ...(await snapshot(h.dataHome))], before);
+    assert.deepEqual(await snapshotTree(h.root, [h.home, h.dataHome], { metadata: true }), before);
   });
 });

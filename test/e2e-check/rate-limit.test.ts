@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
-import type { RateLimitKind, Sim } from '../../sim/index.js';
+import type { RateLimitKind } from '../../sim/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import type { TmpHome } from '../helpers/tmp-home.js';
-import { app, check, cliEnv, directRecipe, hubRecipe, publishHub, startE2e, type E2e } from './helpers.js';
+import { app, check, cliEnv, directRecipe, hubRecipe, publishHub, useE2e } from './helpers.js';
 
 /** `retry_at` is `seconds` from now, give or take a minute (clock and second rounding). */
 function assertRetryIn(retryAt: string | null, seconds: number): void {
@@ -24,27 +24,19 @@ function assertRetryIn(retryAt: string | null, seconds: number): void {
 }
 
 void describe('check: rate limits', () => {
-  let e: E2e;
-  let sim: Sim;
-  before(async () => {
-    e = await startE2e();
-    sim = e.sim;
-  });
-  after(async () => {
-    await e.stop();
-  });
+  const e = useE2e();
 
   void test('x-ratelimit-reset: reported, exit 0; next run sends nothing; respect_rate_limits false retries', async () => {
     const h = await e.home();
-    publishHub(sim, 'rl/xreset', 'v2', ['X-x86_64.AppImage']);
-    sim.fault('/repos/rl/xreset/releases/latest', {
+    publishHub(e.sim, 'rl/xreset', 'v2', ['X-x86_64.AppImage']);
+    e.sim.fault('/repos/rl/xreset/releases/latest', {
       rateLimit: { kind: '403-remaining', resetInSeconds: 1800 },
       times: 1,
     });
-    await h.writeRecipe('xreset', hubRecipe(sim, 'xreset', 'rl/xreset'));
+    await h.writeRecipe('xreset', hubRecipe(e.sim, 'xreset', 'rl/xreset'));
     const env = cliEnv(h);
 
-    sim.clearRequests();
+    e.sim.clearRequests();
     const first = await check(env);
     assert.equal(first.code, 0, 'a rate limit is not a failure');
     const limited = app(first, 'xreset');
@@ -52,38 +44,41 @@ void describe('check: rate limits', () => {
     assert.equal(limited.error, null);
     assertRetryIn(limited.retry_at, 1800);
     assert.equal(first.json?.summary.rate_limited, 1);
-    assert.equal(sim.requests.length, 1);
+    assert.equal(e.sim.requests.length, 1);
 
     // A recipe added meanwhile on the same API host waits for the host's window too.
-    publishHub(sim, 'rl/sibling', 'v1', ['S-x86_64.AppImage']);
-    await h.writeRecipe('sibling', hubRecipe(sim, 'sibling', 'rl/sibling'));
-    sim.clearRequests();
+    publishHub(e.sim, 'rl/sibling', 'v1', ['S-x86_64.AppImage']);
+    await h.writeRecipe('sibling', hubRecipe(e.sim, 'sibling', 'rl/sibling'));
+    e.sim.clearRequests();
     const second = await check(env);
     assert.equal(second.code, 0);
     assert.equal(app(second, 'xreset').status, 'rate_limited');
     assert.equal(app(second, 'xreset').retry_at, limited.retry_at);
     assert.equal(app(second, 'sibling').status, 'rate_limited');
     assert.equal(app(second, 'sibling').retry_at, limited.retry_at);
-    assert.deepEqual(sim.requests, [], 'no request while the window is open');
+    assert.deepEqual(e.sim.requests, [], 'no request while the window is open');
     await rm(join(h.appsDir, 'sibling'), { recursive: true });
 
     const human = await runCli(['check'], { env });
     assert.equal(human.code, 0);
     assert.match(human.stdout, /rate limited\s+xreset until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-    assert.deepEqual(sim.requests, []);
+    assert.deepEqual(e.sim.requests, []);
 
-    await h.writeRecipe('xreset', hubRecipe(sim, 'xreset', 'rl/xreset', {}, { respect_rate_limits: false }));
+    await h.writeRecipe(
+      'xreset',
+      hubRecipe(e.sim, 'xreset', 'rl/xreset', {}, { respect_rate_limits: false }),
+    );
     const third = await check(env);
     assert.equal(third.code, 0);
     assert.equal(app(third, 'xreset').status, 'update_available');
     assert.equal(app(third, 'xreset').latest_version, 'v2');
-    assert.equal(sim.requests.length, 1, 'the request is attempted despite the window');
+    assert.equal(e.sim.requests.length, 1, 'the request is attempted despite the window');
 
     // The success closed the window: an ordinary recipe is checked again too.
-    await h.writeRecipe('xreset', hubRecipe(sim, 'xreset', 'rl/xreset'));
-    sim.clearRequests();
+    await h.writeRecipe('xreset', hubRecipe(e.sim, 'xreset', 'rl/xreset'));
+    e.sim.clearRequests();
     assert.equal(app(await check(env), 'xreset').status, 'update_available');
-    assert.equal(sim.requests.length, 1);
+    assert.equal(e.sim.requests.length, 1);
   });
 
   const kinds: [RateLimitKind, number][] = [
@@ -94,9 +89,9 @@ void describe('check: rate limits', () => {
     void test(`Retry-After ${kind.endsWith('date') ? 'as an HTTP date' : 'as seconds'}`, async () => {
       const h = await e.home();
       const repo = `rl/${kind}`;
-      publishHub(sim, repo, 'v1', ['R-x86_64.AppImage']);
-      sim.fault(`/repos/${repo}/releases/latest`, { rateLimit: { kind, resetInSeconds: seconds } });
-      await h.writeRecipe('ra', hubRecipe(sim, 'ra', repo));
+      publishHub(e.sim, repo, 'v1', ['R-x86_64.AppImage']);
+      e.sim.fault(`/repos/${repo}/releases/latest`, { rateLimit: { kind, resetInSeconds: seconds } });
+      await h.writeRecipe('ra', hubRecipe(e.sim, 'ra', repo));
       const r = await check(cliEnv(h));
       assert.equal(r.code, 0);
       assert.equal(app(r, 'ra').status, 'rate_limited');
@@ -106,41 +101,45 @@ void describe('check: rate limits', () => {
 
   void test('lab RateLimit-Reset and a rate-limited direct URL', async () => {
     const h: TmpHome = await e.home();
-    const url = sim.putAsset('/rl/lab/L-x86_64.AppImage', Buffer.from('l'));
-    sim.lab.setLatest('rl/labproj', { tag: 'l1', assets: [{ name: 'L-x86_64.AppImage', url }] });
-    sim.fault(/^\/api\/v4\/projects\/rl%2Flabproj\//, {
+    const url = e.sim.putAsset('/rl/lab/L-x86_64.AppImage', Buffer.from('l'));
+    e.sim.lab.setLatest('rl/labproj', { tag: 'l1', assets: [{ name: 'L-x86_64.AppImage', url }] });
+    e.sim.fault(/^\/api\/v4\/projects\/rl%2Flabproj\//, {
       rateLimit: { kind: '429-ratelimit-reset', resetInSeconds: 600 },
     });
     await h.writeRecipe(
       'labrl',
       stringify({
         name: 'labrl',
-        lab_release_api_url: sim.labApiUrl,
-        lab_release_web_url: sim.secondUrl,
-        strategy: { strategy: 'forge', repository: `${sim.secondUrl}/rl/labproj`, asset_match: '*.AppImage' },
+        lab_release_api_url: e.sim.labApiUrl,
+        lab_release_web_url: e.sim.secondUrl,
+        strategy: {
+          strategy: 'forge',
+          repository: `${e.sim.secondUrl}/rl/labproj`,
+          asset_match: '*.AppImage',
+        },
       }),
     );
     // The direct URL lives on the other origin, so the two windows are per host and independent.
-    const directUrl = sim.putSecondAsset('/rl/direct/D.AppImage', Buffer.from('d'), { etag: '"d"' });
-    sim.fault('/rl/direct/D.AppImage', {
+    const directUrl = e.sim.putSecondAsset('/rl/direct/D.AppImage', Buffer.from('d'), { etag: '"d"' });
+    e.sim.fault('/rl/direct/D.AppImage', {
       rateLimit: { kind: '429-retry-after-seconds', resetInSeconds: 900 },
     });
     await h.writeRecipe('directrl', directRecipe('directrl', directUrl, 'etag'));
-    sim.clearRequests();
+    e.sim.clearRequests();
     const r = await check(cliEnv(h));
     assert.equal(r.code, 0);
     assert.equal(app(r, 'labrl').status, 'rate_limited');
     assertRetryIn(app(r, 'labrl').retry_at, 600);
     assert.equal(app(r, 'directrl').status, 'rate_limited');
     assertRetryIn(app(r, 'directrl').retry_at, 900);
-    assert.ok(sim.requests.length >= 2);
+    assert.ok(e.sim.requests.length >= 2);
 
-    sim.clearRequests();
+    e.sim.clearRequests();
     const again = await check(cliEnv(h));
     assert.deepEqual(
       again.json?.apps.map((a) => a.status),
       ['rate_limited', 'rate_limited'],
     );
-    assert.deepEqual(sim.requests, []);
+    assert.deepEqual(e.sim.requests, []);
   });
 });
