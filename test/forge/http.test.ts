@@ -1,19 +1,13 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { useSim } from '../helpers/sim-suite.js';
 import { startSim } from '../../sim/index.js';
-import type { Sim } from '../../sim/index.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { request } from '../../src/net/http.js';
 import { header } from '../strategy/support.js';
 
 void describe('metadata HTTP client', () => {
-  let sim: Sim;
-  before(async () => {
-    sim = await startSim();
-  });
-  after(async () => {
-    await sim.stop();
-  });
+  const sim = useSim('nothing');
 
   void test('sends the User-Agent and returns status, headers and body', async () => {
     sim.clearRequests();

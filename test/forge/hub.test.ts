@@ -1,7 +1,6 @@
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim } from '../../sim/index.js';
-import type { Sim } from '../../sim/index.js';
+import { useSim } from '../helpers/sim-suite.js';
 import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
@@ -18,26 +17,15 @@ function resolved(outcome: ResolveOutcome): Resolution & { requests: number; not
 }
 
 void describe('hub resolution against the sim', () => {
-  let sim: Sim;
-  let hubSettings: (repo: string, extra?: Partial<AppSettings>, pre?: boolean) => AppSettings;
-  before(async () => {
-    // The /api/v3 prefix keeps the hub API base distinct from the sim's lab and gitea routes.
-    sim = await startSim({ hubApiPrefix: '/api/v3' });
-    hubSettings = (repo, extra = {}, pre = false) =>
-      makeSettings(forge(`${sim.url}/${repo}`, { prerelease: pre }), {
-        hub_release_web_url: sim.url,
-        hub_release_api_url: sim.hubApiUrl,
-        token: { value: 'tok-123', source: 'env:HUB_TOKEN' },
-        ...extra,
-      });
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.clearRequests();
-    sim.clearFaults();
-  });
+  // The /api/v3 prefix keeps the hub API base distinct from the sim's lab and gitea routes.
+  const sim = useSim('requests-and-faults', { hubApiPrefix: '/api/v3' });
+  const hubSettings = (repo: string, extra: Partial<AppSettings> = {}, pre = false): AppSettings =>
+    makeSettings(forge(`${sim.url}/${repo}`, { prerelease: pre }), {
+      hub_release_web_url: sim.url,
+      hub_release_api_url: sim.hubApiUrl,
+      token: { value: 'tok-123', source: 'env:HUB_TOKEN' },
+      ...extra,
+    });
 
   void test('latest release: asset, digest, zsync and checksum companions, token on the API request only', async () => {
     const url = sim.putAsset('/dl/App-1.2-x86_64.AppImage', Buffer.from('appimage-bytes'));

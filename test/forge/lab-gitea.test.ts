@@ -1,7 +1,6 @@
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSim } from '../../sim/index.js';
-import type { Sim } from '../../sim/index.js';
+import { useSim } from '../helpers/sim-suite.js';
 import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
@@ -22,16 +21,7 @@ const foreignToken: Partial<AppSettings> = {
 };
 
 void describe('lab resolution', () => {
-  let sim: Sim;
-  before(async () => {
-    sim = await startSim();
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.clearRequests();
-  });
+  const sim = useSim('requests');
 
   const labSettings = (project: string, extra: Partial<AppSettings> = {}): AppSettings =>
     makeSettings(forge(`${sim.url}/${project}`), {
@@ -91,16 +81,7 @@ void describe('lab resolution', () => {
 });
 
 void describe('gitea / forgejo resolution', () => {
-  let sim: Sim;
-  before(async () => {
-    sim = await startSim();
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.clearRequests();
-  });
+  const sim = useSim('requests');
 
   const giteaSettings = (repo: string, extra: Partial<AppSettings> = {}): AppSettings =>
     makeSettings(forge(`${sim.url}/${repo}`), { ...foreignToken, ...extra });

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSim, type Sim } from '../../sim/index.js';
 import { REPO_ROOT } from '../helpers/run-cli.js';
+import { sha256 } from '../helpers/sha256.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 /** A temp home whose config points at a running sim, with `hello` published at a version. */
@@ -43,7 +43,7 @@ export async function makeSimHome(extraConfig = '', recipeExtra = ''): Promise<S
       const body = await readFile(join(REPO_ROOT, 'fixtures', 'demo', `hello-${version}.AppImage`));
       const name = `hello-${version}-x86_64.AppImage`;
       const url = sim.putAsset(`/releases/hello/${name}`, body);
-      const digest = `sha256:${createHash('sha256').update(body).digest('hex')}`;
+      const digest = `sha256:${sha256(body)}`;
       sim.hub.setLatest('demo', 'hello', {
         tag: `v${version}`,
         assets: [{ name, url, size: body.length, digest }],

@@ -1,13 +1,12 @@
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { startSim } from '../../sim/index.js';
-import type { Sim } from '../../sim/index.js';
+import { useSim } from '../helpers/sim-suite.js';
 import type { CheckMethod } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { resolveApp } from '../../src/strategy/resolve.js';
 import type { Resolution, ResolveOutcome } from '../../src/strategy/types.js';
 import { header, makeDeps, makeSettings } from './support.js';
+import { sha256 } from '../helpers/sha256.js';
 
 function resolved(outcome: ResolveOutcome): Resolution {
   assert.equal(outcome.kind, 'resolved', JSON.stringify(outcome));
@@ -19,23 +18,13 @@ const direct = (url: string, check_method: CheckMethod) =>
   makeSettings({ strategy: 'direct', url, check_method }, { name: 'vendor' });
 
 void describe('direct strategy against the sim', () => {
-  let sim: Sim;
-  before(async () => {
-    sim = await startSim();
-  });
-  after(async () => {
-    await sim.stop();
-  });
-  beforeEach(() => {
-    sim.clearRequests();
-    sim.clearFaults();
-  });
+  const sim = useSim('requests-and-faults');
 
   void test('etag: identity is the ETag, version a short hash, HEAD only', async () => {
     const url = sim.putAsset('/latest/Vendor.AppImage', Buffer.from('v1 bytes'), { etag: '"abc123"' });
     const r = resolved(await resolveApp(direct(url, 'etag'), makeDeps()));
     assert.equal(r.identity, '"abc123"');
-    const hash = createHash('sha256').update('"abc123"').digest('hex').slice(0, 8);
+    const hash = sha256('"abc123"').slice(0, 8);
     assert.equal(r.version, `etag-${hash}`);
     assert.equal(r.url, url);
     assert.equal(r.assetName, 'Vendor.AppImage');

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseChecksumFile, verifyAppImage } from '../../src/appimage/verify.js';
+import { sha256 } from '../helpers/sha256.js';
 import { EM_AARCH64, elfBytes } from './elf-bytes.js';
-
-const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 void describe('verifyAppImage', () => {
   let dir: string;
@@ -24,12 +22,15 @@ void describe('verifyAppImage', () => {
   void test('a type-2 x86_64 AppImage passes every check', async () => {
     const data = elfBytes();
     const p = await put('ok.AppImage', data);
-    assert.deepEqual(await verifyAppImage(p, { size: data.length, sha256: sha(data), hostArch: 'x86_64' }), {
-      arch: 'x86_64',
-      appImageType: 2,
-    });
+    assert.deepEqual(
+      await verifyAppImage(p, { size: data.length, sha256: sha256(data), hostArch: 'x86_64' }),
+      {
+        arch: 'x86_64',
+        appImageType: 2,
+      },
+    );
     // Forge digests come as `sha256:<hex>`, sometimes upper case.
-    await verifyAppImage(p, { sha256: `sha256:${sha(data).toUpperCase()}`, hostArch: 'x86_64' });
+    await verifyAppImage(p, { sha256: `sha256:${sha256(data).toUpperCase()}`, hostArch: 'x86_64' });
   });
 
   void test('a real AppImage fixture passes', async () => {
@@ -58,7 +59,7 @@ void describe('verifyAppImage', () => {
       verifyAppImage(p, { sha256: wrong, hostArch: 'x86_64' }),
       (err: Error & { code?: string }) => {
         assert.equal(err.code, 'VERIFY_DIGEST');
-        assert.ok(err.message.includes(wrong) && err.message.includes(sha(data)), err.message);
+        assert.ok(err.message.includes(wrong) && err.message.includes(sha256(data)), err.message);
         return true;
       },
     );
@@ -68,7 +69,7 @@ void describe('verifyAppImage', () => {
     const data = elfBytes();
     const p = await put('computed.AppImage', data);
     const other = 'b'.repeat(64);
-    await assert.rejects(verifyAppImage(p, { sha256: sha(data), hostArch: 'x86_64' }, other), {
+    await assert.rejects(verifyAppImage(p, { sha256: sha256(data), hostArch: 'x86_64' }, other), {
       code: 'VERIFY_DIGEST',
     });
     await verifyAppImage(p, { sha256: other, hostArch: 'x86_64' }, other);
