@@ -92,20 +92,25 @@ function markDuplicates(apps: AppEntry[]): void {
   }
 }
 
+/**
+ * Fails with UNKNOWN_APP (exit 2) unless every name is in `known`; the hint lists the known apps.
+ */
+export function assertKnownNames(names: readonly string[], known: readonly string[], appsDir: string): void {
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length === 0) return;
+  throw new UsageError('UNKNOWN_APP', `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
+    hint: known.length ? `known apps: ${[...known].sort().join(', ')}` : `no recipes in ${appsDir}`,
+  });
+}
+
 /** Picks the apps named on the command line (all when none); an unknown name is a usage error. */
 export function selectApps(ws: Workspace, names: readonly string[]): AppEntry[] {
   if (names.length === 0) return ws.apps;
-  const unknown = names.filter((n) => !ws.apps.some((a) => a.name === n));
-  if (unknown.length) {
-    const known = ws.apps.map((a) => a.name);
-    throw new UsageError(
-      'UNKNOWN_APP',
-      `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      {
-        hint: known.length ? `known apps: ${known.join(', ')}` : `no recipes in ${ws.paths.appsDir}`,
-      },
-    );
-  }
+  assertKnownNames(
+    names,
+    ws.apps.map((a) => a.name),
+    ws.paths.appsDir,
+  );
   return ws.apps.filter((a) => names.includes(a.name));
 }
 

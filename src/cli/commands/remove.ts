@@ -1,34 +1,15 @@
-import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { assertKnownApps } from './known-apps.js';
 import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
-import type { StateStore } from '../../state/store.js';
 import { runLocked } from './engine-run.js';
 
 /** Flags of `remove`. */
 export interface RemoveFlags {
   purge?: boolean;
   orphans?: boolean;
-}
-
-/**
- * Fails with UNKNOWN_APP (exit 2) unless every name has a recipe or an entry in state: commands
- * that act on state alone (`remove`, `unhold`) must still reach apps whose recipe is gone.
- */
-export function assertKnownApps(names: readonly string[], ws: Workspace, store: StateStore): void {
-  const known = new Set([...ws.apps.map((a) => a.name), ...store.appNames()]);
-  const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length) {
-    throw new UsageError(
-      'UNKNOWN_APP',
-      `unknown app${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      {
-        hint: `known apps: ${[...known].sort().join(', ') || '(none)'}`,
-      },
-    );
-  }
 }
 
 /** `remove APP... [--purge]` and `remove --orphans`: undo installs exactly as recorded. */

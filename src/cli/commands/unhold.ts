@@ -4,7 +4,7 @@ import { unholdApp } from '../../ops/rollback.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { runLocked } from './engine-run.js';
-import { assertKnownApps } from './remove.js';
+import { assertKnownApps } from './known-apps.js';
 
 /** `unhold APP...`: let `update` handle held apps again. */
 export async function unholdCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
