@@ -45,7 +45,9 @@ export async function fetchAsset(
   const stallTimeoutMs = settings.stall_timeout * 1000;
   const control = seedFile ? zsyncControlUrl(settings, resolution) : undefined;
   if (settings.zsync === 'auto' && seedFile && !control) {
-    warnings.push('zsync: auto, but the release has no .zsync asset; downloading the whole file');
+    const message = 'zsync: auto, but the release has no .zsync asset; downloading the whole file';
+    warnings.push(message);
+    ctx.emit({ type: 'warning', app: settings.name, code: 'ZSYNC_NO_CONTROL', message });
   }
   // Bytes a failed delta attempt transferred: the report counts them on top of the full download.
   let spentOnZsync = 0;
@@ -91,6 +93,8 @@ export async function fetchAsset(
     } catch (err) {
       if (run.signal.aborted) throw err;
       spentOnZsync = fetchedBeforeFailure(err);
+      // Close the delta attempt's progress bar before the full download opens its own.
+      ctx.emit({ type: 'download:end', app: settings.name, bytes: spentOnZsync });
       const why = err instanceof KeeperError ? `${err.code}: ${err.message}` : String(err);
       warnings.push(`zsync failed (${why}); fell back to a full download`);
       ctx.emit({
