@@ -45,6 +45,9 @@ env.DEMO_SIM_URL = sim.url;
 // The committed sample AppImages are tiny; trailing padding (ignored by the runtime and the
 // SquashFS reader) makes the downloads long enough to watch the progress bars.
 const PAD = Buffer.alloc(3 << 20);
+function bold(text: string): string {
+  return process.stdout.isTTY && !process.env.NO_COLOR ? `\x1b[1m${text}\x1b[0m` : text;
+}
 function file(name: string): Buffer {
   return Buffer.concat([readFileSync(join(fixtures, name)), PAD]);
 }
@@ -67,7 +70,7 @@ function publishHello(version: string): void {
 }
 // The simulator lives in this process, so the CLI must run asynchronously (spawnSync would block it).
 async function run(title: string, args: string[]): Promise<void> {
-  console.log(`\n\x1b[1m$ appimage-keeper ${args.join(' ')}\x1b[0m   # ${title}`);
+  console.log(`\n${bold(`$ appimage-keeper ${args.join(' ')}`)}   # ${title}`);
   const child = spawn(process.execPath, [cli, ...args], { env, stdio: 'inherit' });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0 && code !== 1) throw new Error(`appimage-keeper exited ${code}`);
@@ -118,7 +121,7 @@ try {
   await run('nothing to do: quiet for timers', ['update']);
   await run('what is installed', ['list']);
 
-  console.log('\n\x1b[1mWhere everything landed\x1b[0m');
+  console.log(`\n${bold('Where everything landed')}`);
   const show = (dir: string): void => {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { recursive: true }) as string[]) {
