@@ -12,6 +12,3 @@ export type KeeperEvent =
 
 /** Receives events; the default sink drops them. */
 export type EventSink = (event: KeeperEvent) => void;
-
-/** A sink that ignores everything, for library use and tests that do not care. */
-export const nullSink: EventSink = () => undefined;

@@ -17,11 +17,6 @@ export function rsumMasks(rsumBytes: number): RsumMasks {
   };
 }
 
-/** Packs masked sums into the unsigned 32-bit value the control file stores. */
-export function rsumKey(a: number, b: number, masks: RsumMasks): number {
-  return (((a & masks.a) << 16) | (b & masks.b)) >>> 0;
-}
-
 /** The checksum `(a << 16) | b` (unmasked) of `len` bytes at `start`; bytes past the buffer count as 0. */
 export function blockRsum(data: Uint8Array, start: number, len: number): number {
   let a = 0;
