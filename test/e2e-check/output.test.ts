@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
+import { hostArch } from '../../src/appimage/elf.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { snapshotTree } from '../helpers/snapshot-tree.js';
 import {
@@ -21,7 +22,7 @@ import {
   writeScriptRecipe,
 } from './helpers.js';
 
-const HOST_ARCH = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+const HOST_ARCH = hostArch(process.arch);
 
 void describe('check: requests and asset choice', () => {
   const e = useE2e();

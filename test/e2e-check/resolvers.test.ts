@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
+import { hostArch } from '../../src/appimage/elf.js';
 import { runCli } from '../helpers/run-cli.js';
 import {
   app,
@@ -22,7 +23,7 @@ import {
 } from './helpers.js';
 import { sha256 } from '../helpers/sha256.js';
 
-const HOST_ARCH = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+const HOST_ARCH = hostArch(process.arch);
 
 void describe('check: forge recipes', () => {
   const e = useE2e();
