@@ -19,16 +19,14 @@ const ISO9660_MAGIC_OFFSET = 0x8001;
 const HEADER_BYTES = 64;
 
 /**
- * Checks a downloaded file before it may replace anything, in this order: size (VERIFY_SIZE),
- * SHA-256 (VERIFY_DIGEST), ELF magic (VERIFY_NOT_ELF), AppImage magic (VERIFY_NOT_APPIMAGE) and
- * architecture (VERIFY_ARCH). `computedSha256` is the digest the downloader computed on the way,
- * which saves reading the file again.
+ * The transfer checks alone: size (VERIFY_SIZE) and SHA-256 (VERIFY_DIGEST). A ZIP asset gets
+ * these on the archive, since the published size and digest describe it. Returns the file's size.
  */
-export async function verifyAppImage(
+export async function verifySizeAndDigest(
   path: string,
-  exp: VerifyExpectations,
+  exp: { size?: number | undefined; sha256?: string | undefined },
   computedSha256?: string,
-): Promise<{ arch: string; appImageType: 1 | 2 }> {
+): Promise<number> {
   const { size } = await stat(path);
   if (exp.size !== undefined && size !== exp.size) {
     throw new KeeperError('VERIFY_SIZE', `size mismatch: expected ${exp.size} bytes, got ${size}`, {
@@ -45,6 +43,21 @@ export async function verifyAppImage(
       });
     }
   }
+  return size;
+}
+
+/**
+ * Checks a downloaded file before it may replace anything, in this order: size (VERIFY_SIZE),
+ * SHA-256 (VERIFY_DIGEST), ELF magic (VERIFY_NOT_ELF), AppImage magic (VERIFY_NOT_APPIMAGE) and
+ * architecture (VERIFY_ARCH). `computedSha256` is the digest the downloader computed on the way,
+ * which saves reading the file again.
+ */
+export async function verifyAppImage(
+  path: string,
+  exp: VerifyExpectations,
+  computedSha256?: string,
+): Promise<{ arch: string; appImageType: 1 | 2 }> {
+  const size = await verifySizeAndDigest(path, exp, computedSha256);
   const head = await readAt(path, 0, HEADER_BYTES);
   let info: ElfInfo;
   try {

@@ -1,7 +1,6 @@
-import { access, constants, mkdir, rm, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { access, constants, mkdir, rm } from 'node:fs/promises';
 import { hostArch } from '../appimage/elf.js';
-import { sha256File, verifyAppImage } from '../appimage/verify.js';
+import { sha256File, verifyAppImage, verifySizeAndDigest } from '../appimage/verify.js';
 import { extractAppImageFromZip, isZip } from '../appimage/zip.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
@@ -61,16 +60,20 @@ export async function installApp(
   const warnings = [...fetched.warnings];
   try {
     const sha256 = await expectedChecksum(resolution, run);
+    // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
+    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));
+    let fileSha = assetSha;
     if (zipped) {
       // The published digest and size describe the archive, so check them before extracting.
-      await verifyDigestOnly(fetched.path, resolution.size, sha256, fetched.sha256);
+      await verifySizeAndDigest(fetched.path, { size: resolution.size, sha256 }, assetSha);
       const strategyInner =
         settings.strategy.strategy === 'forge' ? settings.strategy.inner_asset_match : undefined;
       const inner = await extractAppImageFromZip(fetched.path, dir, tempPrefix(settings.name), strategyInner);
       await rm(fetched.path, { force: true });
       appImagePath = inner.path;
       await verifyAppImage(appImagePath, { hostArch: hostArch(run.ctx.arch) });
+      fileSha = await sha256File(appImagePath);
     } else {
       await verifyAppImage(
         appImagePath,
@@ -79,7 +82,7 @@ export async function installApp(
           ...(resolution.size !== undefined ? { size: resolution.size } : {}),
           ...(sha256 ? { sha256 } : {}),
         },
-        fetched.sha256,
+        assetSha,
       );
     }
     const version =
@@ -87,7 +90,6 @@ export async function installApp(
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
     const fileName = renderFileName(settings.naming_format, settings.name, version);
-    const fileSha = fetched.sha256 && !zipped ? fetched.sha256 : await sha256File(appImagePath);
     const placed = await placeAppImage({
       tempPath: appImagePath,
       storageDir: dir,
@@ -148,27 +150,5 @@ export async function installApp(
   } catch (err) {
     await removeTemps(fetched.path, appImagePath === fetched.path ? undefined : appImagePath);
     throw err;
-  }
-}
-
-async function verifyDigestOnly(
-  path: string,
-  size: number | undefined,
-  sha256: string | undefined,
-  computed: string | undefined,
-): Promise<void> {
-  const actualSize = (await stat(path)).size;
-  if (size !== undefined && actualSize !== size) {
-    throw new KeeperError('VERIFY_SIZE', `size mismatch: expected ${size} bytes, got ${actualSize}`);
-  }
-  const actual = computed ?? (await sha256File(path));
-  if (sha256 && actual !== sha256.toLowerCase()) {
-    throw new KeeperError(
-      'VERIFY_DIGEST',
-      `SHA-256 mismatch for ${basename(path)}: expected ${sha256}, got ${actual}`,
-      {
-        hint: 'the file is corrupt or not the one the release published; it was not installed',
-      },
-    );
   }
 }
