@@ -61,6 +61,8 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  /** `update` also runs `self-update` after the apps (default false). */
+  auto_self_update: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

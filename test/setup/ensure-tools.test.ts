@@ -66,7 +66,7 @@ async function calls(fake: Fake): Promise<string[]> {
   return text.split('\n').filter(Boolean);
 }
 
-describe('ensure-tools', () => {
+void describe('ensure-tools', () => {
   const fakes: Fake[] = [];
   const fake = async (opts: { present: string[]; apt: boolean; sudo: boolean }) => {
     const f = await makeFake(opts);
@@ -77,7 +77,7 @@ describe('ensure-tools', () => {
     await Promise.all(fakes.map((f) => rm(f.dir, { recursive: true, force: true })));
   });
 
-  it('does nothing when every tool is on PATH', async () => {
+  void it('does nothing when every tool is on PATH', async () => {
     const f = await fake({ present: ALL, apt: true, sudo: true });
     const r = runScript(f, { ENSURE_TOOLS_UID: '0' });
     assert.equal(r.status, 0, r.stderr);
@@ -85,7 +85,7 @@ describe('ensure-tools', () => {
     assert.deepEqual(await calls(f), []);
   });
 
-  it('as root, installs the missing packages with apt-get update then apt-get install -y', async () => {
+  void it('as root, installs the missing packages with apt-get update then apt-get install -y', async () => {
     const f = await fake({
       present: ['zsyncmake', 'zsync', 'desktop-file-validate'],
       apt: true,
@@ -101,7 +101,7 @@ describe('ensure-tools', () => {
     assert.equal(r.stdout, '');
   });
 
-  it('as a user whose sudo -n works, installs through sudo -n', async () => {
+  void it('as a user whose sudo -n works, installs through sudo -n', async () => {
     const f = await fake({ present: ALL.filter((c) => c !== 'zip'), apt: true, sudo: true });
     const r = runScript(f, {
       ENSURE_TOOLS_UID: '1000',
@@ -119,7 +119,7 @@ describe('ensure-tools', () => {
     ]);
   });
 
-  it('as a user without sudo rights, stops with one line naming the tools and the command', async () => {
+  void it('as a user without sudo rights, stops with one line naming the tools and the command', async () => {
     const f = await fake({ present: ['gpg', 'zip'], apt: true, sudo: true });
     const r = runScript(f, { ENSURE_TOOLS_UID: '1000' });
     assert.equal(r.status, 1);
@@ -136,7 +136,7 @@ describe('ensure-tools', () => {
     );
   });
 
-  it('as a user with no sudo at all, gives the same instruction', async () => {
+  void it('as a user with no sudo at all, gives the same instruction', async () => {
     const f = await fake({ present: ALL.filter((c) => c !== 'gpg'), apt: true, sudo: false });
     const r = runScript(f, { ENSURE_TOOLS_UID: '1000' });
     assert.equal(r.status, 1);
@@ -144,14 +144,14 @@ describe('ensure-tools', () => {
     assert.match(r.stderr, /gpg \(gnupg\), which is missing.*sudo apt-get install -y gnupg/);
   });
 
-  it('without apt-get, names the tools and the Debian command', async () => {
+  void it('without apt-get, names the tools and the Debian command', async () => {
     const f = await fake({ present: [], apt: false, sudo: false });
     const r = runScript(f, { ENSURE_TOOLS_UID: '0' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /apt-get is not on PATH; install them with: apt-get update && apt-get install -y/);
   });
 
-  it('fails when apt-get fails, and when the tools are still missing afterwards', async () => {
+  void it('fails when apt-get fails, and when the tools are still missing afterwards', async () => {
     const f = await fake({ present: ALL.filter((c) => c !== 'zip'), apt: true, sudo: false });
     const broken = runScript(f, { ENSURE_TOOLS_UID: '0', FAKE_APT_STATUS: '100' });
     assert.equal(broken.status, 1);
@@ -165,7 +165,7 @@ describe('ensure-tools', () => {
   });
 });
 
-describe('npm test', () => {
+void describe('npm test', () => {
   let dir = '';
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ak-npmtest-'));
@@ -174,7 +174,7 @@ describe('npm test', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('stops before lint or any test when the tools are missing and cannot be installed', async () => {
+  void it('stops before lint or any test when the tools are missing and cannot be installed', async () => {
     // Only node, npm and sh (npm runs scripts through it) on PATH: no Debian tools, apt-get or sudo.
     const npm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
     await symlink(process.execPath, join(dir, 'node'));
