@@ -45,7 +45,12 @@ export async function buildStandalone(
   const partial = `${file}.partial`;
   try {
     const main = join(work, 'appimage-keeper.cjs');
-    await build({ ...commonOptions, outfile: main, format: 'cjs' });
+    const bundled = await build({ ...commonOptions, outfile: main, format: 'cjs' });
+    // esbuild only warns about what CommonJS cannot do (an empty `import.meta`, for one); here
+    // that would be a binary that breaks at run time, so it stops the build.
+    if (bundled.warnings.length > 0) {
+      throw new Error(`the CommonJS bundle has warnings: ${bundled.warnings.map((w) => w.text).join('; ')}`);
+    }
     const blob = join(work, 'sea.blob');
     const config = join(work, 'sea-config.json');
     await writeFile(
