@@ -11,7 +11,8 @@ import type { AppSettings } from '../../config/types.js';
 import type { Context } from '../../core/context.js';
 import { KeeperError } from '../../core/errors.js';
 import { expectedChecksum } from '../../engine/checksum.js';
-import { cleanStaleTemps, download } from '../../net/download/index.js';
+import { downloadResolution } from '../../engine/download-resolution.js';
+import { cleanStaleTemps } from '../../net/download/index.js';
 import type { Resolution } from '../../strategy/types.js';
 
 const TEMP_PREFIX = '.appimage-keeper-self-';
@@ -45,27 +46,11 @@ export async function replaceExecutable(
   }
   const { mode } = await stat(target);
   await cleanStaleTemps(dir, TEMP_PREFIX);
-  ctx.emit({
-    type: 'download:start',
-    app: settings.name,
-    url: resolution.url,
-    total: resolution.size,
-    segmented: settings.segmented_downloads,
-  });
-  const result = await download({
-    url: resolution.url,
+  const result = await downloadResolution(settings, resolution, ctx, {
     destDir: dir,
     tempPrefix: TEMP_PREFIX,
-    ...(resolution.size !== undefined ? { expectedSize: resolution.size } : {}),
-    ...(resolution.validator !== undefined ? { validator: resolution.validator } : {}),
-    segmented: settings.segmented_downloads,
-    connections: settings.download_connections,
-    stallTimeoutMs: settings.stall_timeout * 1000,
     signal,
-    onProgress: (received, total) =>
-      ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
   });
-  ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
   try {
     await verifyExecutable(
       result.path,
