@@ -1,5 +1,6 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../core/context.js';
+import { REPOSITORY } from '../core/version.js';
 import { doctorCommand, type DoctorFlags } from './commands/doctor.js';
 import { rollbackCommand } from './commands/rollback.js';
 import { scheduleCommand, type ScheduleFlags } from './commands/schedule.js';
@@ -47,7 +48,7 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
   program
     .command('self-update')
     .description('update appimage-keeper itself (the standalone executable; npm installs get the command)')
-    .option('--repository <url>', 'release repository to update from (default: the tool’s own)')
+    .option('--repository <url>', `release repository to update from (default: ${REPOSITORY})`)
     .option('--force', 'reinstall even when the latest release is not newer')
     .action(async (flags: SelfUpdateFlags) =>
       inv.setResult('self-update', await selfUpdateCommand(ctx(), inv.output(), flags, inv.setSink)),
