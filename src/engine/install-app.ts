@@ -112,6 +112,7 @@ export async function installApp(
       size: fetched.size,
       sha256: fileSha,
       installedAt: now,
+      ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     };
     const previous =
       placed.previous && current?.installed ? { ...current.installed, file: placed.previous } : undefined;

@@ -5,6 +5,7 @@ import { installApp } from './install-app.js';
 import { outcomeFor, type AppOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
+import { rememberReleaseAsset } from './release-guards.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 
@@ -45,7 +46,7 @@ export async function updateApps(
     }
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
-    const step = await resolveStep(settings, run);
+    const step = await resolveStep(settings, run, { force: opts.force });
     if (step.kind === 'rate_limited') {
       return {
         ...outcomeFor(entry.name, 'rate_limited', fromVersion),
@@ -58,7 +59,12 @@ export async function updateApps(
       return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(step.error) };
     }
     const r = step.resolution;
-    const base = { ...outcomeFor(entry.name, 'up_to_date', fromVersion), to_version: r.version, url: r.url };
+    const base = {
+      ...outcomeFor(entry.name, 'up_to_date', fromVersion),
+      to_version: r.version,
+      url: r.url,
+      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
+    };
     if (!step.needsUpdate && !opts.force) {
       // Direct recipes learn their real version from the file; when nothing changed, show that one.
       const version = state?.installed?.version ?? r.version;
@@ -83,6 +89,10 @@ export async function updateApps(
         lastUpdate: done,
         lastError: undefined,
         latest: { version: r.version, identity: r.identity, checkedAt: done },
+        releaseAssets:
+          strategy === 'forge'
+            ? rememberReleaseAsset(s.releaseAssets, r, result.installed.size, done)
+            : s.releaseAssets,
       }));
       await save();
       return {
@@ -90,7 +100,12 @@ export async function updateApps(
         status: 'updated',
         to_version: result.installed.version,
         path: result.installed.file,
-        warnings: result.warnings,
+        warnings: r.viaProxy
+          ? [
+              ...result.warnings,
+              `release metadata and its digest came through proxy ${r.viaProxy}; the file is the hub's own download, but the digest is not proof of authenticity`,
+            ]
+          : result.warnings,
         method: result.method,
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,

@@ -9,6 +9,15 @@ export interface InstalledRecord {
   size: number;
   sha256: string;
   installedAt: string;
+  /** forge: when the installed release was published, so a proxy cannot offer an older one. */
+  publishedAt?: string | undefined;
+}
+
+/** A release asset we installed once; a later different digest or size under the same tag is an alarm. */
+export interface ReleaseAssetRecord {
+  sha256?: string | undefined;
+  size?: number | undefined;
+  installedAt: string;
 }
 
 /** Desktop entry and icons we wrote for an app. */
@@ -33,6 +42,8 @@ export interface AppState {
   /** Latest version seen by check or update. */
   latest?: { version: string; identity: string; checkedAt: string } | undefined;
   lastError?: { code: string; message: string; at: string } | undefined;
+  /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
+  releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }
 
 /** One rate-limit window, per API host (`host:<h>`) or per app (`app:<name>`). */

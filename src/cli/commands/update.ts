@@ -95,6 +95,7 @@ export async function updateCommand(
         ...(o.method ? { method: o.method } : {}),
         ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
         ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
         warnings: o.warnings,
       })),
       summary: {
