@@ -16,7 +16,8 @@ export const RELEASE_ASSET_HISTORY = 50;
  * Tags that name a moving build rather than one release (`continuous`, `nightly-x86_64`, ...):
  * their assets are replaced by design, so a new digest under them is an update, not an alarm.
  */
-const MOVING_TAG = /^(continuous|nightly|latest|dev|devel|development|edge|canary|snapshot|rolling|tip|master|main|trunk)([-_.].*)?$/i;
+const MOVING_TAG =
+  /^(continuous|nightly|latest|dev|devel|development|edge|canary|snapshot|rolling|tip|master|main|trunk)([-_.].*)?$/i;
 
 /** The key of a release asset in state: tag and file name. */
 export function releaseAssetKey(tag: string, assetName: string): string {

@@ -89,9 +89,7 @@ void describe('update: proxied metadata cannot choose the file', () => {
     const older = {
       tag_name: '1.5.0',
       html_url: `${suite.sim.url}/e2e/${app}/releases/tag/1.5.0`,
-      assets: [
-        { name: `${app}-1.5.0-x86_64.AppImage`, size: old.length, browser_download_url: oldUrl },
-      ],
+      assets: [{ name: `${app}-1.5.0-x86_64.AppImage`, size: old.length, browser_download_url: oldUrl }],
     };
     proxyAnswers(app, { ...older, published_at: '2001-01-01T00:00:00Z' });
     const byDate = await w.update(['--force']);
