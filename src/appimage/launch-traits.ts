@@ -19,8 +19,9 @@ export interface LaunchTraits {
 const LIBFUSE2 = Buffer.from('libfuse.so.2\0', 'latin1');
 /** A runtime is a small program; a larger "runtime" is not scanned beyond this. */
 const MAX_RUNTIME_SCAN = 8 * 1024 * 1024;
-/** Top-level directories looked into for an Electron app (electron-builder puts it at the root). */
-const MAX_DIRS = 32;
+/** How deep, and into how many directories, the image is searched for an Electron app. */
+const MAX_DEPTH = 3;
+const MAX_DIRS = 64;
 
 /** Reads an AppImage's launch traits in-process: runtime bytes and a few SquashFS lookups. */
 export async function readLaunchTraits(path: string): Promise<LaunchTraits> {
@@ -49,16 +50,25 @@ export async function runtimeNamesLibfuse2(path: string, payloadOffset: number):
   }
 }
 
-/** The first Electron marker at the image root or one directory below it. */
+/**
+ * The first Electron marker, breadth first from the image root down to MAX_DEPTH directories
+ * (electron-builder puts the app at the root; repackaged .deb apps under `opt/<App>/` or
+ * `usr/lib/<app>/`), looking into at most MAX_DIRS directories.
+ */
 async function findElectronMarker(image: SquashfsImage): Promise<string | undefined> {
-  const root = await image.listRoot();
-  const atRoot = markerIn(root, '');
-  if (atRoot) return (await confirm(image, atRoot)) ? atRoot : undefined;
-  const dirs = root.filter((e) => e.type === 'dir').slice(0, MAX_DIRS);
-  for (const dir of dirs) {
-    const entries = await image.readdir(dir.name).catch(() => [] as SquashfsDirent[]);
-    const found = markerIn(entries, `${dir.name}/`);
-    if (found && (await confirm(image, found))) return found;
+  let level: string[] = [''];
+  let visited = 0;
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (visited++ >= MAX_DIRS) return undefined;
+      const entries = await image.readdir(dir === '' ? '/' : dir).catch(() => [] as SquashfsDirent[]);
+      const prefix = dir === '' ? '' : `${dir}/`;
+      const found = markerIn(entries, prefix);
+      if (found && (await confirm(image, found))) return found;
+      for (const e of entries) if (e.type === 'dir') next.push(`${prefix}${e.name}`);
+    }
+    level = next;
   }
   return undefined;
 }
