@@ -4,8 +4,14 @@ import type { AppSettings } from '../config/types.js';
 import { describeError } from '../core/errors.js';
 import { integrateDesktop } from '../install/desktop-integration.js';
 import { retargetDesktopFile } from '../install/desktop-retarget.js';
-import { appliedFixIds, describeFix, planLaunchFixes, type LaunchPlan } from '../install/launch-fixes.js';
-import { hostRoot, probeHost } from '../install/launch-host.js';
+import {
+  apparmorProfileName,
+  appliedFixIds,
+  describeFix,
+  planLaunchFixes,
+  type LaunchPlan,
+} from '../install/launch-fixes.js';
+import { hasApparmorProfile, hostRoot, probeHost } from '../install/launch-host.js';
 import type { IntegrationState, LaunchRecord } from '../state/types.js';
 
 /** `X-AppImage-Version` of the AppImage's desktop entry, read in-process; undefined when absent or unreadable. */
@@ -33,10 +39,12 @@ async function launchPlan(
   traits: LaunchTraits,
   env: NodeJS.ProcessEnv,
 ): Promise<LaunchPlan> {
-  return planLaunchFixes(traits, await probeHost(hostRoot(env)), {
+  const root = hostRoot(env);
+  return planLaunchFixes(traits, await probeHost(root), {
     enabled: settings.launch_fixes,
     execArgs: settings.desktop_exec_args,
     env: settings.desktop_env,
+    apparmorProfile: await hasApparmorProfile(root, apparmorProfileName(settings.name)),
   });
 }
 

@@ -13,8 +13,11 @@ export interface LaunchFix {
   id: LaunchFixId;
   /** Why it is needed, in one sentence. */
   reason: string;
-  /** `applied`: we added it; `user`: the recipe's own args/env already decide; `off`: launch_fixes is false. */
-  state: 'applied' | 'user' | 'off';
+  /**
+   * `applied`: we added it; `user`: the recipe's own args/env already decide; `profile`: an AppArmor
+   * profile of ours for the app is installed, so the sandbox works; `off`: launch_fixes is false.
+   */
+  state: 'applied' | 'user' | 'profile' | 'off';
 }
 
 /** The fixes and the Exec arguments / environment to write. */
@@ -29,6 +32,8 @@ export interface UserLaunchSettings {
   enabled: boolean;
   execArgs: readonly string[];
   env: Readonly<Record<string, string>>;
+  /** `/etc/apparmor.d/<apparmorProfileName(app)>` exists. */
+  apparmorProfile: boolean;
 }
 
 const EXTRACT_AND_RUN = 'APPIMAGE_EXTRACT_AND_RUN';
@@ -43,7 +48,13 @@ export function planLaunchFixes(
   const ourArgs: string[] = [];
   const ourEnv: Record<string, string> = {};
   if (traits.electronMarker && host.usernsRestricted) {
-    const state = !user.enabled ? 'off' : user.execArgs.includes('--no-sandbox') ? 'user' : 'applied';
+    const state = user.apparmorProfile
+      ? 'profile'
+      : !user.enabled
+        ? 'off'
+        : user.execArgs.includes('--no-sandbox')
+          ? 'user'
+          : 'applied';
     if (state === 'applied') ourArgs.push('--no-sandbox');
     fixes.push({
       id: 'no-sandbox',
@@ -76,6 +87,8 @@ export function appliedFixIds(fixes: readonly LaunchFix[]): LaunchFixId[] {
 /** A human note on one fix: what was done and how to undo or replace it. */
 export function describeFix(app: string, fix: LaunchFix): string {
   if (fix.id === 'no-sandbox') {
+    if (fix.state === 'profile')
+      return `the AppArmor profile ${apparmorProfileName(app)} lets the sandbox start`;
     const what =
       fix.state === 'applied'
         ? 'added --no-sandbox to the desktop entry'
@@ -93,12 +106,17 @@ export function describeFix(app: string, fix: LaunchFix): string {
   return `${what}: ${fix.reason}; installing libfuse2 (Debian/Ubuntu: libfuse2t64 or libfuse2; Fedora: fuse-libs) makes it unnecessary`;
 }
 
+/** The name of the AppArmor profile we suggest for an app (also its file name under /etc/apparmor.d). */
+export function apparmorProfileName(app: string): string {
+  return `appimage-keeper-${app.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+}
+
 /** The AppArmor profile that lets this app's sandbox create user namespaces, and how to install it. */
 export function apparmorProfile(
   app: string,
   fileGlob: string,
 ): { name: string; text: string; commands: string[] } {
-  const name = `appimage-keeper-${app.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  const name = apparmorProfileName(app);
   const quoted = `"${fileGlob.replace(/(["\\])/g, '\\$1')}"`;
   const text = [
     `# Lets ${app}'s Chromium sandbox create user namespaces (${USERNS_SYSCTL}=1).`,

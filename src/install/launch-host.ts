@@ -75,3 +75,11 @@ async function findLibfuse2(root: string): Promise<string | undefined> {
   // The cache stores each library's name NUL-terminated; the name preceded by a NUL is an entry.
   return bytes.includes(Buffer.from(`\0${LIBFUSE2}\0`, 'latin1')) ? `/${LD_CACHE}` : undefined;
 }
+
+/** True when an AppArmor profile file named `profileName` is installed on the host. */
+export async function hasApparmorProfile(root: string, profileName: string): Promise<boolean> {
+  return stat(join(root, 'etc/apparmor.d', profileName)).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}

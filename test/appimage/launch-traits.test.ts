@@ -82,7 +82,7 @@ void describe('host probe and plan', () => {
 
   void test('plan: each fix only when both the app and the host call for it', () => {
     const electron = { electronMarker: 'chrome-sandbox', needsLibfuse2: false };
-    const user = { enabled: true, execArgs: ['--x'], env: { A: '1' } };
+    const user = { enabled: true, execArgs: ['--x'], env: { A: '1' }, apparmorProfile: false };
     const restricted = { usernsRestricted: true, libfuse2: undefined };
     const plan = planLaunchFixes(electron, restricted, user);
     assert.deepEqual(plan.execArgs, ['--no-sandbox', '--x']);

@@ -94,6 +94,31 @@ void describe('update: launch fixes', () => {
       fixes: ['no-sandbox', 'extract-and-run'],
     });
 
+    // doctor lists the app, both fixes applied, and prints the AppArmor profile that keeps the sandbox.
+    const doc = await w.cli(['--json', 'doctor']);
+    const launch = (
+      doc.json as { checks: { id: string; status: string; message: string; hint: string }[] }
+    ).checks.find((ch) => ch.id === 'launch-fixes');
+    assert.equal(launch?.status, 'warn');
+    assert.equal(launch?.message, `${app}: no-sandbox applied, extract-and-run applied`);
+    assert.match(
+      launch?.hint ?? '',
+      new RegExp(`profile appimage-keeper-${app} "${w.storageDir}/${app}\\.AppImage" flags=\\(unconfined\\)`),
+    );
+    assert.match(launch?.hint ?? '', /sudo apparmor_parser -r \/etc\/apparmor\.d\/appimage-keeper-electra/);
+    // With that profile installed the sandbox works: the next run drops --no-sandbox.
+    await mkdir(join(root, 'etc/apparmor.d'), { recursive: true });
+    await writeFile(join(root, 'etc/apparmor.d', `appimage-keeper-${app}`), 'profile');
+    const prof = await w.update();
+    assert.ok(
+      appOf(prof, app).warnings.some((x) => /removed no-sandbox/.test(x)),
+      appOf(prof, app).warnings.join('\n'),
+    );
+    assert.doesNotMatch(key(await readDesktop(desktop), 'Desktop Entry', 'Exec'), /--no-sandbox/);
+    await rm(join(root, 'etc'), { recursive: true });
+    const back = await w.update();
+    assert.match(key(await readDesktop(desktop), 'Desktop Entry', 'Exec'), /--no-sandbox %U$/, back.stdout);
+
     // Nothing changed: the next run is quiet about it.
     const again = await w.update();
     assert.equal(appOf(again, app).status, 'up_to_date');
@@ -123,6 +148,11 @@ void describe('update: launch fixes', () => {
     assert.equal(key(await readDesktop(desktop), 'Desktop Entry', 'Exec'), `${exe} %U`);
     const human = await w.cli(['update']);
     assert.doesNotMatch(human.stdout, /launch fix/, 'said once, not on every run');
+    const clean = await w.cli(['--json', 'doctor']);
+    const after = (clean.json as { checks: { id: string; status: string }[] }).checks.find(
+      (ch) => ch.id === 'launch-fixes',
+    );
+    assert.equal(after?.status, 'ok');
   });
 
   void test('a host that needs nothing gets nothing', async () => {
