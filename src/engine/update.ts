@@ -2,6 +2,7 @@ import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
+import { refreshLaunchFixes } from './integrate-step.js';
 import { outcomeFor, type AppOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
@@ -68,8 +69,27 @@ export async function updateApps(
     if (!step.needsUpdate && !opts.force) {
       // Direct recipes learn their real version from the file; when nothing changed, show that one.
       const version = state?.installed?.version ?? r.version;
-      if (!opts.dryRun) recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
-      return { ...base, to_version: version, path: state?.installed?.file ?? null };
+      if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
+      recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
+      const refreshed = state?.installed
+        ? await refreshLaunchFixes(settings, {
+            appImagePath: state.installed.file,
+            symlink: state.symlink,
+            previous: state.integration,
+            dataHome: run.ctx.paths.dataHome,
+            env: run.ctx.env,
+          })
+        : undefined;
+      if (refreshed) {
+        run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
+        await save();
+      }
+      return {
+        ...base,
+        to_version: version,
+        path: state?.installed?.file ?? null,
+        warnings: refreshed?.warnings ?? [],
+      };
     }
     if (opts.dryRun) {
       return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };

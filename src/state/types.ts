@@ -25,6 +25,18 @@ export interface IntegrationState {
   desktopId: string;
   desktopFile: string;
   icons: string[];
+  /** What the installed AppImage needs to start, and the launch fixes its entry carries. */
+  launch?: LaunchRecord | undefined;
+}
+
+/** Launch traits of the installed file (read once per install) and the fixes written for them. */
+export interface LaunchRecord {
+  /** In-image path marking an Electron app, when it is one. */
+  electron?: string | undefined;
+  /** The runtime loads libfuse.so.2. */
+  libfuse2: boolean;
+  /** Ids of the fixes the desktop entry carries (`no-sandbox`, `extract-and-run`). */
+  fixes: string[];
 }
 
 /** Per-app state. */
