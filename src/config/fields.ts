@@ -216,6 +216,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     extension: true,
   },
   {
+    key: 'launch_fixes',
+    type: 'boolean',
+    default: true,
+    description:
+      'Adapt desktop entries so AppImages start on this system (--no-sandbox under AppArmor, extract-and-run without libfuse2).',
+    aliases: [],
+    schema: z.boolean(),
+    extension: true,
+  },
+  {
     key: 'auto_self_update',
     type: 'boolean',
     default: false,
