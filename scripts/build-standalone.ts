@@ -35,6 +35,25 @@ function runStep(cmd: string, args: string[], optional = false): boolean {
   return true;
 }
 
+// postject's ELF library warns once per unnamed note section of Node's binary ("Can't find string
+// offset for section name '.note.100'"), which is harmless; other messages still get through.
+const HARMLESS = /^warning: Can't find string offset for section name/;
+
+async function quietly(fn: () => Promise<void>): Promise<void> {
+  const { warn, log } = console;
+  console.warn = (...args: unknown[]) => {
+    if (!HARMLESS.test(String(args[0]))) warn(...args);
+  };
+  // "Start injection" / "Injection done": the build prints its own one line.
+  console.log = () => {};
+  try {
+    await fn();
+  } finally {
+    console.warn = warn;
+    console.log = log;
+  }
+}
+
 /** Builds the executable into `outDir`; returns its path, size and whether it was stripped. */
 export async function buildStandalone(
   outDir: string,
@@ -61,7 +80,8 @@ export async function buildStandalone(
     await copyFile(process.execPath, partial);
     await chmod(partial, 0o755);
     const stripped = runStep('strip', [partial], true);
-    await inject(partial, 'NODE_SEA_BLOB', await readFile(blob), { sentinelFuse: SEA_FUSE });
+    const blobData = await readFile(blob);
+    await quietly(() => inject(partial, 'NODE_SEA_BLOB', blobData, { sentinelFuse: SEA_FUSE }));
     await rename(partial, file);
     return { file, size: (await stat(file)).size, stripped };
   } finally {
