@@ -66,7 +66,7 @@ void describe('self-update', () => {
   function publish(
     version: string,
     body: Buffer,
-    opts: { digest?: string | false; extra?: SimReleaseAsset[] } = {},
+    opts: { digest?: string | false; extra?: SimReleaseAsset[]; size?: number } = {},
   ) {
     const name = standaloneFileName(version, process.arch);
     const url = sim.putAsset(`/self/${version}/${++n}/${name}`, body);
@@ -74,7 +74,10 @@ void describe('self-update', () => {
     sim.hub.setReleases('ak', 'appimage-keeper', [
       {
         tag: `v${version}`,
-        assets: [{ name, url, ...(digest ? { digest } : {}) }, ...(opts.extra ?? [])],
+        assets: [
+          { name, url, ...(digest ? { digest } : {}), ...(opts.size ? { size: opts.size } : {}) },
+          ...(opts.extra ?? []),
+        ],
       },
     ]);
     return url;
@@ -145,6 +148,11 @@ void describe('self-update', () => {
       'a release without a digest',
       () => publish('9.5.0', newExecutable('9.5.0'), { digest: false }),
       'SELF_UPDATE_NO_DIGEST',
+    ],
+    [
+      'a release whose asset is far larger than any build of the tool',
+      () => publish('9.5.1', newExecutable('9.5.1'), { size: 600 * 1024 * 1024 }),
+      'SELF_UPDATE_SIZE',
     ],
   ];
   for (const [what, setup, code] of rejects) {

@@ -16,6 +16,8 @@ import { cleanStaleTemps } from '../../net/download/index.js';
 import type { Resolution } from '../../strategy/types.js';
 
 const TEMP_PREFIX = '.appimage-keeper-self-';
+/** Node's binary with the CLI is ~85 MiB; anything far larger is not our executable. */
+export const MAX_EXECUTABLE_BYTES = 512 * 1024 * 1024;
 
 /** Replaces `executable` (a symlink is followed) with the verified asset; returns bytes fetched. */
 export async function replaceExecutable(
@@ -44,6 +46,14 @@ export async function replaceExecutable(
       { hint: 'the release needs an asset digest or a .sha256/SHA256SUMS asset' },
     );
   }
+  if (resolution.size === undefined || resolution.size > MAX_EXECUTABLE_BYTES) {
+    const size = resolution.size === undefined ? 'no size' : `${resolution.size} bytes`;
+    throw new KeeperError(
+      'SELF_UPDATE_SIZE',
+      `the release gives ${size} for ${resolution.assetName}; expected at most ${MAX_EXECUTABLE_BYTES} bytes`,
+      { hint: 'the release asset is not a standalone executable of this tool' },
+    );
+  }
   const { mode } = await stat(target);
   await cleanStaleTemps(dir, TEMP_PREFIX);
   const result = await downloadResolution(settings, resolution, ctx, {
@@ -57,7 +67,7 @@ export async function replaceExecutable(
       {
         hostArch: hostArch(ctx.arch),
         sha256,
-        ...(resolution.size !== undefined ? { size: resolution.size } : {}),
+        size: resolution.size,
       },
       result.sha256,
     );
