@@ -131,6 +131,25 @@ void describe('release tarball', () => {
     assert.equal(r.json?.self_update.command, 'npm install -g appimage-keeper@51.0.0');
   });
 
+  void it('a failed self-update after the apps makes update exit 1 and is reported', async () => {
+    const w = await suite.world();
+    suite.sim.fault(/\/repos\/appimage-keeper\/appimage-keeper\//, { status: 404 });
+    try {
+      const r = await runCli<{ self_update: { status: string; error: { code: string } } }>(
+        ['update', '--self', '--json'],
+        { env: w.env },
+      );
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.json?.self_update.status, 'failed');
+      assert.match(r.json?.self_update.error.code ?? '', /^FORGE_/);
+      const human = await runCli(['update', '--self'], { env: w.env });
+      assert.equal(human.code, 1);
+      assert.match(human.stdout, /failed appimage-keeper: /);
+    } finally {
+      suite.sim.clearFaults();
+    }
+  });
+
   void it('auto_self_update: true in config.yml does the same on a plain update; false does not', async () => {
     publishSelf('appimage-keeper', '52.0.0', false);
     const on = await suite.world({ configLines: ['auto_self_update: true'] });
