@@ -17,7 +17,7 @@ import type { Resolution } from '../../strategy/types.js';
 
 const TEMP_PREFIX = '.appimage-keeper-self-';
 /** Node's binary with the CLI is ~85 MiB; anything far larger is not our executable. */
-export const MAX_EXECUTABLE_BYTES = 512 * 1024 * 1024;
+const MAX_EXECUTABLE_BYTES = 512 * 1024 * 1024;
 
 /** Replaces `executable` (a symlink is followed) with the verified asset; returns bytes fetched. */
 export async function replaceExecutable(
