@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import safeRegex from 'safe-regex2';
 import type { ConfigIssue } from '../core/errors.js';
+import { compileRecipeRegex, isRegexProblem } from './recipe-regex.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
 
 /** App names are one safe path component: they become file, symlink and desktop-file names. */
@@ -16,17 +16,6 @@ export function globError(glob: string): string | undefined {
   } catch (err) {
     return (err as Error).message;
   }
-}
-
-/** Checks a regex compiles and is not prone to catastrophic backtracking. */
-export function regexError(source: string): string | undefined {
-  try {
-    new RegExp(source);
-  } catch (err) {
-    return (err as Error).message.replace(/^Invalid regular expression: /, '');
-  }
-  if (!safeRegex(source)) return 'may backtrack catastrophically (nested quantifiers); simplify it';
-  return undefined;
 }
 
 /** Semantic checks zod cannot express, positioned in the recipe file. */
@@ -59,9 +48,14 @@ export async function checkRecipe(
       if (err) issues.push(issueAt(y, ['strategy', key], `strategy.${key}: invalid glob: ${err}`));
     }
     if (typeof strategy.asset_match_regex === 'string') {
-      const err = regexError(strategy.asset_match_regex);
-      if (err)
-        issues.push(issueAt(y, ['strategy', 'asset_match_regex'], `strategy.asset_match_regex: ${err}`));
+      const re = compileRecipeRegex(strategy.asset_match_regex);
+      if (isRegexProblem(re))
+        issues.push(
+          issueAt(y, ['strategy', 'asset_match_regex'], `strategy.asset_match_regex: ${re.message}`, {
+            offset: re.offset,
+            hint: 'RE2 syntax, as in Rust regex; the pattern must match the whole asset name',
+          }),
+        );
     }
     if (
       typeof data.inner_asset_match === 'string' &&

@@ -4,6 +4,7 @@
  * architecture. Pure: no I/O, so every rule is unit-tested directly.
  */
 import picomatch from 'picomatch';
+import { compileRecipeRegex, isRegexProblem, type RecipeRegex } from '../config/recipe-regex.js';
 import { KeeperError } from '../core/errors.js';
 import { appImageArch, archesInName } from './arch.js';
 
@@ -77,23 +78,19 @@ export function matchingAssets<T extends NamedAsset>(assets: readonly T[], optio
   return assets.filter((asset) => {
     const name = basename(asset.name);
     if (!isGlob(name)) return false;
-    if (re && !re.test(name)) return false;
+    if (re && !re.matches(name)) return false;
     return !COMPANIONS.some((c) => c.re.test(name) && !patternText.includes(c.word));
   });
 }
 
-function compileRegex(source: string): RegExp {
-  try {
-    return new RegExp(source);
-  } catch (err) {
-    throw new KeeperError(
-      'ASSET_PATTERN_INVALID',
-      `asset_match_regex is not a valid regular expression: ${source}`,
-      {
-        cause: err,
-      },
-    );
-  }
+// Recipes are validated when loaded, so this throws only for a pattern that bypassed validation.
+function compileRegex(source: string): RecipeRegex {
+  const re = compileRecipeRegex(source);
+  if (!isRegexProblem(re)) return re;
+  throw new KeeperError(
+    'ASSET_PATTERN_INVALID',
+    `asset_match_regex /${source}/ at offset ${re.offset}: ${re.message}`,
+  );
 }
 
 function describePatterns(options: AssetMatchOptions): string {

@@ -75,13 +75,39 @@ const RECIPES: [string, string, Expected][] = [
   ],
   [
     'bad-regex',
-    `name: a\n${FORGE}  asset_match_regex: "(abc"\n`,
-    [[5, 22, /^strategy\.asset_match_regex: .*Unterminated group/]],
+    `name: a\n${FORGE}  asset_match_regex: "x(abc"\n`,
+    [[5, 24, /^strategy\.asset_match_regex: missing closing "\)"/, /RE2 syntax/]],
   ],
   [
-    'catastrophic-regex',
-    `name: a\n${FORGE}  asset_match_regex: "^(a+)+$"\n`,
-    [[5, 22, /^strategy\.asset_match_regex: may backtrack catastrophically/]],
+    // Escapes in a double-quoted scalar take two source characters: the column still lands on "\1".
+    'regex-backreference',
+    `name: a\n${FORGE}  asset_match_regex: "(a)\\\\1"\n`,
+    [[5, 26, /^strategy\.asset_match_regex: backreferences .* not supported$/]],
+  ],
+  [
+    'regex-lookahead',
+    `name: a\n${FORGE}  asset_match_regex: foo(?=bar)\n`,
+    [[5, 25, /^strategy\.asset_match_regex: lookahead .* not supported$/]],
+  ],
+  [
+    'regex-lookbehind',
+    `name: a\n${FORGE}  asset_match_regex: 'x(?<!y)z'\n`,
+    [[5, 24, /^strategy\.asset_match_regex: lookbehind .* not supported$/]],
+  ],
+  [
+    'regex-nested-class',
+    `name: a\n${FORGE}  asset_match_regex: "[a[bc]]"\n`,
+    [[5, 25, /^strategy\.asset_match_regex: a "\[" inside a character class is a nested class in Rust/]],
+  ],
+  [
+    'regex-class-intersection',
+    `name: a\n${FORGE}  asset_match_regex: "[a-z&&[^aeiou]]"\n`,
+    [[5, 27, /^strategy\.asset_match_regex: class set operations \("&&"\)/]],
+  ],
+  [
+    'regex-verbose-flag',
+    `name: a\n${FORGE}  asset_match_regex: "(?ix)a b"\n`,
+    [[5, 26, /^strategy\.asset_match_regex: the verbose flag x/]],
   ],
   [
     'repo-not-url',
