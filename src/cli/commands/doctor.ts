@@ -2,6 +2,7 @@ import type { Context } from '../../core/context.js';
 import { runDoctor } from '../../ops/doctor/run-doctor.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { termMessage } from '../terminal-text.js';
 
 /** Flags of `doctor`. */
 export interface DoctorFlags {
@@ -15,8 +16,10 @@ export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlag
   const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
   const lines: string[] = [];
   for (const ch of checks) {
-    lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${ch.message}`);
-    if (ch.hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${ch.hint}`));
+    // Messages quote state, desktop entries and server answers: escape them.
+    lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${termMessage(ch.message)}`);
+    if (ch.hint && ch.status !== 'ok')
+      lines.push(c.dim(`      ${''.padEnd(16)} fix: ${termMessage(ch.hint)}`));
   }
   const failed = checks.filter((ch) => ch.status === 'fail').length;
   const warned = checks.filter((ch) => ch.status === 'warn').length;
