@@ -3,7 +3,7 @@
  * checksums, zsync control files, debug builds) left out unless named, then this machine's
  * architecture. Pure: no I/O, so every rule is unit-tested directly.
  */
-import picomatch from 'picomatch';
+import { compileGlob } from '../config/recipe-glob.js';
 import { compileRecipeRegex, isRegexProblem, type RecipeRegex } from '../config/recipe-regex.js';
 import { KeeperError } from '../core/errors.js';
 import { appImageArch, archesInName } from './arch.js';
@@ -72,7 +72,7 @@ export function chooseAsset<T extends NamedAsset>(assets: readonly T[], options:
 /** Every asset matching the patterns, companions dropped unless the pattern names them. */
 export function matchingAssets<T extends NamedAsset>(assets: readonly T[], options: AssetMatchOptions): T[] {
   const glob = options.glob ?? (options.regex === undefined ? DEFAULT_GLOB : undefined);
-  const isGlob = glob === undefined ? () => true : picomatch(glob, { dot: true, nocase: false });
+  const isGlob = glob === undefined ? () => true : compileGlob(glob, { dot: true, nocase: false });
   const re = options.regex === undefined ? undefined : compileRegex(options.regex);
   const patternText = `${glob ?? ''}\n${options.regex ?? ''}`.toLowerCase();
   return assets.filter((asset) => {
