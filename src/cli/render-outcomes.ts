@@ -23,6 +23,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         o.bytes_downloaded !== undefined ? formatBytes(o.bytes_downloaded) : undefined,
         o.method,
         o.bytes_reused ? `${formatBytes(o.bytes_reused)} reused` : undefined,
+        o.via_proxy ? `via proxy ${termPath(o.via_proxy)}` : undefined,
       ].filter(Boolean);
       lines.push(
         `${c.green('updated')}      ${name} ${from ?? '(new)'} -> ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
@@ -34,7 +35,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       lines.push(`${c.dim('up to date')}   ${name} ${to ?? from ?? ''}`);
       break;
     case 'update_available':
-      lines.push(`${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}`);
+      lines.push(
+        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
+      );
       break;
     case 'rate_limited':
       lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${retryText(o.retry_at)}` : ''}`);

@@ -16,10 +16,14 @@ export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlag
   const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
   const lines: string[] = [];
   for (const ch of checks) {
-    // Messages quote state, desktop entries and server answers: escape them.
+    // Messages quote state, desktop entries and server answers: escape them. Multi-line hints (an
+    // AppArmor profile) are ours line by line and keep the hint column.
     lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${termMessage(ch.message)}`);
-    if (ch.hint && ch.status !== 'ok')
-      lines.push(c.dim(`      ${''.padEnd(16)} fix: ${termMessage(ch.hint)}`));
+    const hint = ch.hint
+      ?.split('\n')
+      .map((line) => termMessage(line))
+      .join(`\n${''.padEnd(27)}`);
+    if (hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${hint}`));
   }
   const failed = checks.filter((ch) => ch.status === 'fail').length;
   const warned = checks.filter((ch) => ch.status === 'warn').length;
