@@ -58,6 +58,12 @@ void describe('outside text on the terminal', () => {
     assert.ok(list.stdout.includes('1.0\\x1b]0;pwned'), list.stdout);
     assert.equal(list.stdout.trim().split('\n').length, 3, 'header and one row per app');
 
+    const check = await w.cli(['check']);
+    assert.equal(check.code, 1, check.stderr);
+    assertInert(check.stdout, 'check stdout');
+    assert.match(check.stdout, /^up to date\s+evil 1\.0\\x1b\]0;pwned/m);
+    assert.doesNotMatch(check.stdout, /^updated\s+victim/m);
+
     const json = await w.cli(['--json', 'list']);
     const evil = (json.json as { apps: { name: string; version: string | null }[] }).apps.find(
       (a) => a.name === 'evil',
