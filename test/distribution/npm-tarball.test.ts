@@ -131,6 +131,23 @@ void describe('release tarball', () => {
     assert.equal(r.json?.self_update.command, 'npm install -g appimage-keeper@51.0.0');
   });
 
+  void it('a release tag with control characters reaches the terminal escaped', async () => {
+    const w = await suite.world();
+    const body = buildRuntime({ message: 'x\n', arch: 'x86_64' });
+    const name = standaloneFileName('60.0.0', process.arch);
+    const url = suite.sim.putAsset(`/evil/${name}`, body);
+    suite.sim.hub.setLatest('evil', 'appimage-keeper', {
+      tag: 'v60\u001b[2J\u001b]0;pwned\u0007',
+      assets: [{ name, url, digest: `sha256:${sha256(body)}` }],
+    });
+    const r = await runCli(['self-update', '--repository', `${suite.sim.url}/evil/appimage-keeper`], {
+      env: w.env,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes('\u001b'), JSON.stringify(r.stdout));
+    assert.match(r.stdout, /→ v60\\x1b\[2J\\x1b\]0;pwned\\x07;/);
+  });
+
   void it('a failed self-update after the apps makes update exit 1 and is reported', async () => {
     const w = await suite.world();
     suite.sim.fault(/\/repos\/appimage-keeper\/appimage-keeper\//, { status: 404 });

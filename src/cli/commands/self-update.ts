@@ -14,6 +14,7 @@ import { createProgressRenderer } from '../progress.js';
 import { errorJson, errorText } from '../render-error.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes } from '../table.js';
+import { termPath, termText } from '../terminal-text.js';
 
 /** Flags of `self-update`. */
 export interface SelfUpdateFlags {
@@ -61,13 +62,16 @@ export function selfUpdateLine(out: Output, r: { result?: SelfUpdateResult; erro
   if (r.error) return `${c.red('failed')} ${name}: ${errorText(r.error)}`;
   const s = r.result;
   if (!s) return '';
+  // The release's tag and the tarball URL come from the forge.
+  const current = termText(s.current);
+  const latest = termText(s.latest);
   switch (s.status) {
     case 'up_to_date':
-      return `${c.dim('up to date')} ${name} ${s.current} (latest release ${s.latest})`;
+      return `${c.dim('up to date')} ${name} ${current} (latest release ${latest})`;
     case 'updated':
-      return `${c.green('updated')} ${name} ${s.current} → ${s.latest}  ${s.path} (${formatBytes(s.bytes_downloaded)} downloaded)`;
+      return `${c.green('updated')} ${name} ${current} → ${latest}  ${termPath(s.path)} (${formatBytes(s.bytes_downloaded)} downloaded)`;
     case 'manual':
-      return `${c.yellow('update available')} ${name} ${s.current} → ${s.latest}; installed with ${s.install === 'npm' ? 'npm' : 'a clone'}, so update it with:\n  ${s.command}`;
+      return `${c.yellow('update available')} ${name} ${current} → ${latest}; installed with ${s.install === 'npm' ? 'npm' : 'a clone'}, so update it with:\n  ${termPath(s.command)}`;
   }
 }
 
