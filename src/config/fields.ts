@@ -215,6 +215,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
     extension: true,
   },
+  {
+    key: 'signature',
+    type: '"off", "tofu" or "require"',
+    default: 'tofu',
+    description:
+      'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
+    aliases: [],
+    schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
+    extension: true,
+  },
 ];
 
 /** Default global settings as written by `init --global`, before path expansion. */

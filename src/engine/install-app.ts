@@ -14,6 +14,7 @@ import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
 import type { Run } from './run.js';
+import { signatureStep } from './signature-step.js';
 
 /** What an install produced, for the outcome and for state. */
 export interface InstallResult {
@@ -21,6 +22,8 @@ export interface InstallResult {
   previous: InstalledRecord | undefined;
   symlink: string | undefined;
   integration: AppState['integration'];
+  /** The app's signature pin after this install. */
+  signature: AppState['signature'];
   warnings: string[];
   method: string;
   bytesDownloaded: number;
@@ -89,6 +92,8 @@ export async function installApp(
       settings.strategy.strategy === 'direct'
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
+    const signature = await signatureStep(settings, appImagePath, version, current, run.ctx);
+    warnings.push(...signature.warnings);
     const fileName = renderFileName(settings.naming_format, settings.name, version);
     const placed = await placeAppImage({
       tempPath: appImagePath,
@@ -142,6 +147,7 @@ export async function installApp(
       previous,
       symlink,
       integration: integ.record,
+      signature: signature.state,
       warnings,
       method: fetched.method,
       bytesDownloaded: fetched.bytesDownloaded,
