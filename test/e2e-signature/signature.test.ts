@@ -1,0 +1,249 @@
+// Embedded AppImage signatures end to end: real AppImages signed at test time by GnuPG (RSA and
+// Ed25519, text and binary mode, SHA-1 and SHA-256), served by the sim, installed by the built CLI.
+// Every refusal must keep v1 installed, runnable and in state, say why, and exit 1.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createGpgHome, type GpgHome } from '../../fixtures/gpg.js';
+import type { SignOptions } from '../../fixtures/sign-appimage.js';
+import { publish, useUpdateSuite, type World } from '../e2e-update/harness.js';
+import { fixtureAppImage, type FixtureOptions } from '../helpers/fixture-appimages.js';
+import { appOf } from '../helpers/json-output.js';
+import { execInstalled } from '../helpers/run-program.js';
+import { tempFiles } from '../helpers/temp-files.js';
+
+const V1 = '1.0.0';
+const V2 = '2.0.0';
+
+interface ListedSignature {
+  fingerprint: string;
+  pinned_by: string;
+  last_verified: { version: string; hash_algorithm: string; mode: string; signer_key_id: string } | null;
+}
+
+void describe('update: embedded signatures (key continuity)', { concurrency: true }, () => {
+  const suite = useUpdateSuite();
+  let gpg: GpgHome;
+  let rsa: string;
+  let ed: string;
+
+  before(async () => {
+    gpg = await createGpgHome();
+    rsa = await gpg.generateKey('rsa2048', 'Fixture RSA <rsa@example.invalid>');
+    ed = await gpg.generateKey('ed25519', 'Fixture Ed25519 <ed@example.invalid>');
+  });
+  after(async () => {
+    await gpg.dispose();
+  });
+
+  const signed =
+    (
+      key: () => string,
+      mode: 'text' | 'binary',
+      digest: 'SHA1' | 'SHA256',
+      more: Partial<SignOptions> = {},
+    ) =>
+    (): FixtureOptions => ({ sign: { gnupgHome: gpg.home, key: key(), mode, digest, ...more } });
+  const unsigned = (): FixtureOptions => ({ signatureSections: true });
+
+  /** Installs v1 built with `first`, then publishes v2 built with `second` (or `body`) and updates. */
+  async function twoVersions(
+    app: string,
+    first: () => FixtureOptions,
+    second: () => FixtureOptions,
+    opts: { recipe?: string; recipeV2?: string; tamper?: boolean } = {},
+  ) {
+    const w = await suite.world('manage_desktop_files: false');
+    await w.forgeRecipe(app, opts.recipe ?? '');
+    await publish(suite.sim, app, V1, { body: await fixtureAppImage(app, V1, first()) });
+    const run1 = await w.update();
+    assert.equal(run1.code, 0, run1.stdout + run1.stderr);
+    assert.equal(appOf(run1, app).status, 'updated');
+    const pinAfterV1 = await listedSignature(w, app);
+    let body = await fixtureAppImage(app, V2, second());
+    if (opts.tamper) {
+      // One byte of the payload (far past the runtime) changes after signing.
+      body = Buffer.from(body);
+      const at = body.length - 100;
+      body[at] = (body[at] ?? 0) ^ 0x01;
+    }
+    if (opts.recipeV2 !== undefined) await w.forgeRecipe(app, opts.recipeV2);
+    await publish(suite.sim, app, V2, { body });
+    const run2 = await w.update();
+    return { w, run2, o: appOf(run2, app), pinAfterV1 };
+  }
+
+  async function listedSignature(w: World, app: string): Promise<ListedSignature | null> {
+    const run = await w.cli(['--json', 'list']);
+    assert.equal(run.code, 0, run.stderr);
+    return (appOf(run, app) as unknown as { signature: ListedSignature | null }).signature;
+  }
+
+  /** v1 is still what is installed: in state, on disk, runnable; no temp file was left behind. */
+  async function keptV1(w: World, app: string): Promise<void> {
+    const state = await w.state();
+    const installed = state.apps[app]?.installed;
+    assert.equal(installed?.version, V1);
+    assert.equal(await execInstalled(installed.file), `${app} ${V1}`);
+    assert.deepEqual(await tempFiles(w.storageDir), []);
+  }
+
+  function assertRefused(r: Awaited<ReturnType<typeof twoVersions>>, code: string, message: RegExp): void {
+    assert.equal(r.run2.code, 1, r.run2.stdout + r.run2.stderr);
+    assert.equal(r.o.status, 'failed');
+    assert.equal(r.o.error?.code, code, JSON.stringify(r.o.error));
+    assert.match(r.o.error?.message ?? '', message);
+  }
+
+  void test('unsigned → unsigned passes under tofu and pins nothing', async () => {
+    const r = await twoVersions('sunsig', unsigned, unsigned);
+    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
+    assert.equal(r.o.status, 'updated');
+    assert.equal(r.pinAfterV1, null);
+    assert.equal(await listedSignature(r.w, 'sunsig'), null);
+  });
+
+  void test('signed → signed by the pinned key passes (RSA binary SHA-256, then text mode)', async () => {
+    const r = await twoVersions(
+      'ssame',
+      signed(() => rsa, 'binary', 'SHA256'),
+      signed(() => rsa, 'text', 'SHA256'),
+    );
+    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
+    assert.equal(r.o.status, 'updated');
+    assert.deepEqual(r.o.warnings, []);
+    assert.equal(r.pinAfterV1?.fingerprint, rsa);
+    assert.equal(r.pinAfterV1?.pinned_by, 'first-install');
+    assert.equal(r.pinAfterV1?.last_verified?.mode, 'binary');
+    const now = await listedSignature(r.w, 'ssame');
+    assert.equal(now?.fingerprint, rsa);
+    assert.equal(now?.last_verified?.version, V2);
+    assert.equal(now?.last_verified?.mode, 'text');
+    assert.equal(now?.last_verified?.hash_algorithm, 'SHA256');
+    assert.ok(r.o.path);
+    assert.equal(await execInstalled(r.o.path), `ssame ${V2}`);
+  });
+
+  void test('Ed25519 text mode → Ed25519 binary mode passes', async () => {
+    const r = await twoVersions(
+      'sed',
+      signed(() => ed, 'text', 'SHA256'),
+      signed(() => ed, 'binary', 'SHA256'),
+    );
+    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
+    assert.equal((await listedSignature(r.w, 'sed'))?.fingerprint, ed);
+  });
+
+  void test('a new key → SIG_KEY_CHANGED, v1 kept', async () => {
+    const r = await twoVersions(
+      'skey',
+      signed(() => ed, 'text', 'SHA256'),
+      signed(() => rsa, 'text', 'SHA256'),
+    );
+    assertRefused(r, 'SIG_KEY_CHANGED', new RegExp(`not by the pinned key ${ed}`));
+    await keptV1(r.w, 'skey');
+    assert.equal((await listedSignature(r.w, 'skey'))?.fingerprint, ed);
+  });
+
+  void test("a new key carrying the pinned key in .sig_key → SIG_KEY_CHANGED (the file's key is never trusted)", async () => {
+    const r = await twoVersions(
+      'skeyfake',
+      signed(() => rsa, 'binary', 'SHA256'),
+      () => signed(() => ed, 'text', 'SHA256', { embedKey: rsa })(),
+    );
+    assertRefused(r, 'SIG_KEY_CHANGED', /not by the pinned key/);
+    await keptV1(r.w, 'skeyfake');
+  });
+
+  void test('signed → unsigned → SIG_REMOVED, v1 kept', async () => {
+    const r = await twoVersions(
+      'sremoved',
+      signed(() => rsa, 'text', 'SHA256'),
+      unsigned,
+    );
+    assertRefused(
+      r,
+      'SIG_REMOVED',
+      new RegExp(`${V2} is not signed, but earlier versions were signed by key ${rsa}`),
+    );
+    await keptV1(r.w, 'sremoved');
+  });
+
+  void test('a byte changed after signing → SIG_BAD, v1 kept', async () => {
+    const r = await twoVersions(
+      'sbad',
+      signed(() => rsa, 'binary', 'SHA256'),
+      signed(() => rsa, 'binary', 'SHA256'),
+      {
+        tamper: true,
+      },
+    );
+    assertRefused(r, 'SIG_BAD', /does not match the file/);
+    await keptV1(r.w, 'sbad');
+  });
+
+  void test('signature: require refuses an unsigned update (SIG_MISSING), v1 kept', async () => {
+    const r = await twoVersions('sreq', unsigned, unsigned, { recipeV2: 'signature: require' });
+    assertRefused(r, 'SIG_MISSING', /carries no embedded signature/);
+    await keptV1(r.w, 'sreq');
+  });
+
+  void test('SHA-1 signatures pass with a SIG_LEGACY warning under tofu', async () => {
+    const r = await twoVersions(
+      'slegacy',
+      signed(() => rsa, 'binary', 'SHA1'),
+      signed(() => rsa, 'binary', 'SHA1'),
+    );
+    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
+    assert.equal(r.o.status, 'updated');
+    assert.equal(r.o.warnings.length, 1);
+    assert.match(r.o.warnings[0] ?? '', /SHA1.*legacy/);
+    assert.equal((await listedSignature(r.w, 'slegacy'))?.last_verified?.hash_algorithm, 'SHA1');
+  });
+
+  void test('signature: require refuses a SHA-1 signature (SIG_LEGACY), v1 kept', async () => {
+    const r = await twoVersions(
+      'slegreq',
+      signed(() => rsa, 'text', 'SHA256'),
+      signed(() => rsa, 'binary', 'SHA1'),
+      {
+        recipeV2: 'signature: require',
+      },
+    );
+    assertRefused(r, 'SIG_LEGACY', /SHA1/);
+    await keptV1(r.w, 'slegreq');
+  });
+
+  void test('signing_key pins before the first install: another key is refused, that key passes', async () => {
+    const w = await suite.world('manage_desktop_files: false');
+    await w.forgeRecipe('spinned', `signing_key: "${ed.replace(/(.{4})/g, '$1 ')}"`);
+    await publish(suite.sim, 'spinned', V1, {
+      body: await fixtureAppImage('spinned', V1, signed(() => rsa, 'text', 'SHA256')()),
+    });
+    const run1 = await w.update();
+    assert.equal(run1.code, 1, run1.stdout + run1.stderr);
+    assert.equal(appOf(run1, 'spinned').error?.code, 'SIG_KEY_CHANGED');
+    assert.equal((await w.state()).apps.spinned?.installed, undefined);
+    await publish(suite.sim, 'spinned', V2, {
+      body: await fixtureAppImage('spinned', V2, signed(() => ed, 'text', 'SHA256')()),
+    });
+    const run2 = await w.update();
+    assert.equal(run2.code, 0, run2.stdout + run2.stderr);
+    const pin = await listedSignature(w, 'spinned');
+    assert.equal(pin?.fingerprint, ed);
+    assert.equal(pin?.pinned_by, 'signing_key');
+  });
+
+  void test('signature: off installs a tampered file without looking', async () => {
+    const r = await twoVersions(
+      'soff',
+      signed(() => rsa, 'binary', 'SHA256'),
+      signed(() => rsa, 'binary', 'SHA256'),
+      {
+        tamper: true,
+        recipeV2: 'signature: off',
+      },
+    );
+    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
+    assert.equal(r.o.status, 'updated');
+  });
+});
