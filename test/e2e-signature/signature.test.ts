@@ -8,6 +8,7 @@ import type { SignOptions } from '../../fixtures/sign-appimage.js';
 import { publish, useUpdateSuite, type World } from '../e2e-update/harness.js';
 import { fixtureAppImage, type FixtureOptions } from '../helpers/fixture-appimages.js';
 import { appOf } from '../helpers/json-output.js';
+import type { CliRun } from '../helpers/run-cli.js';
 import { execInstalled } from '../helpers/run-program.js';
 import { tempFiles } from '../helpers/temp-files.js';
 
@@ -73,9 +74,11 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
   }
 
   async function listedSignature(w: World, app: string): Promise<ListedSignature | null> {
-    const run = await w.cli(['--json', 'list']);
+    const run = (await w.cli(['--json', 'list'])) as CliRun<{
+      apps: { name: string; signature: ListedSignature | null }[];
+    }>;
     assert.equal(run.code, 0, run.stderr);
-    return (appOf(run, app) as unknown as { signature: ListedSignature | null }).signature;
+    return appOf(run, app).signature;
   }
 
   /** v1 is still what is installed: in state, on disk, runnable; no temp file was left behind. */
