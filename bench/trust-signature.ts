@@ -16,16 +16,7 @@ import { readEmbeddedSignature, sha256WithZeroedRanges } from '../src/appimage/e
 import { verifyEmbeddedSignature } from '../src/appimage/signature-verify.js';
 import { sha256File } from '../src/appimage/verify.js';
 import { checkDetached, parseDetachedSignature, parseKeyBlock } from '../src/trust/openpgp/index.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
+import { median, numberArg } from './cli-args.js';
 
 /** Median CPU and wall milliseconds of `fn` over `runs`. */
 async function measure(runs: number, fn: () => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
@@ -43,8 +34,8 @@ async function measure(runs: number, fn: () => Promise<unknown>): Promise<{ cpu:
 }
 
 async function main(): Promise<void> {
-  const sizeMiB = arg('size-mib', 200);
-  const runs = arg('runs', 5);
+  const sizeMiB = numberArg('size-mib', 200);
+  const runs = numberArg('runs', 5);
   const work = await mkdtemp(join(tmpdir(), 'ak-bench-sig-'));
   const gpg = await createGpgHome();
   try {

@@ -90,6 +90,11 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
     assert.deepEqual(await tempFiles(w.storageDir), []);
   }
 
+  function assertUpdated(r: Awaited<ReturnType<typeof twoVersions>>): void {
+    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
+    assert.equal(r.o.status, 'updated');
+  }
+
   function assertRefused(r: Awaited<ReturnType<typeof twoVersions>>, code: string, message: RegExp): void {
     assert.equal(r.run2.code, 1, r.run2.stdout + r.run2.stderr);
     assert.equal(r.o.status, 'failed');
@@ -99,8 +104,7 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
 
   void test('unsigned → unsigned passes under tofu and pins nothing', async () => {
     const r = await twoVersions('sunsig', unsigned, unsigned);
-    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
-    assert.equal(r.o.status, 'updated');
+    assertUpdated(r);
     assert.equal(r.pinAfterV1, null);
     assert.equal(await listedSignature(r.w, 'sunsig'), null);
   });
@@ -111,8 +115,7 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
       signed(() => rsa, 'binary', 'SHA256'),
       signed(() => rsa, 'text', 'SHA256'),
     );
-    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
-    assert.equal(r.o.status, 'updated');
+    assertUpdated(r);
     assert.deepEqual(r.o.warnings, []);
     assert.equal(r.pinAfterV1?.fingerprint, rsa);
     assert.equal(r.pinAfterV1?.pinned_by, 'first-install');
@@ -196,8 +199,7 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
       signed(() => rsa, 'binary', 'SHA1'),
       signed(() => rsa, 'binary', 'SHA1'),
     );
-    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
-    assert.equal(r.o.status, 'updated');
+    assertUpdated(r);
     assert.equal(r.o.warnings.length, 1);
     assert.match(r.o.warnings[0] ?? '', /SHA1.*legacy/);
     assert.equal((await listedSignature(r.w, 'slegacy'))?.last_verified?.hash_algorithm, 'SHA1');
@@ -246,7 +248,6 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
         recipeV2: 'signature: off',
       },
     );
-    assert.equal(r.run2.code, 0, r.run2.stdout + r.run2.stderr);
-    assert.equal(r.o.status, 'updated');
+    assertUpdated(r);
   });
 });

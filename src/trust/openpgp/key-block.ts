@@ -110,25 +110,23 @@ export function checkDetached(
 function subkeyCanSign(primary: PublicKey, sub: KeyBlock['subkeys'][number]): boolean {
   const material = keyMaterial(primary, sub.key);
   for (const body of sub.bindings) {
-    let binding: SignaturePacket;
-    try {
-      binding = parseSignature(body);
-    } catch {
-      continue;
-    }
-    if (binding.type !== SIG_TYPE.subkeyBinding || ((binding.keyFlags ?? 0) & SIGN_FLAG) === 0) continue;
-    if (!safeVerify(binding, material, primary)) continue;
+    const binding = tryParseSignature(body);
+    if (!binding || binding.type !== SIG_TYPE.subkeyBinding) continue;
+    if (((binding.keyFlags ?? 0) & SIGN_FLAG) === 0 || !safeVerify(binding, material, primary)) continue;
     for (const raw of binding.embedded) {
-      let back: SignaturePacket;
-      try {
-        back = parseSignature(raw);
-      } catch {
-        continue;
-      }
-      if (back.type === SIG_TYPE.primaryKeyBinding && safeVerify(back, material, sub.key)) return true;
+      const back = tryParseSignature(raw);
+      if (back?.type === SIG_TYPE.primaryKeyBinding && safeVerify(back, material, sub.key)) return true;
     }
   }
   return false;
+}
+
+function tryParseSignature(body: Buffer): SignaturePacket | undefined {
+  try {
+    return parseSignature(body);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeVerify(sig: SignaturePacket, content: Buffer, key: PublicKey): boolean {
