@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { KeeperError } from '../core/errors.js';
-import { parseElfHeader } from './elf.js';
+import { parseElfHeader, type ElfInfo } from './elf.js';
 
 /** One entry of an ELF section header table, with its name resolved through `.shstrtab`. */
 export interface ElfSection {
@@ -36,24 +36,41 @@ async function readExactly(fh: FileHandle, position: number, length: number, wha
   return buf;
 }
 
-/** Lists the sections of an open ELF file; a file without a section table has none. */
-export async function listSectionsOfHandle(fh: FileHandle): Promise<ElfSection[]> {
-  const { size: fileSize } = await fh.stat();
-  const head = await readExactly(fh, 0, Math.min(HEADER_READ, fileSize), 'the ELF header');
+/** Where a file's section header table is, validated against the file size; undefined when it has none. */
+export interface SectionTableLocation {
+  elf: ElfInfo;
+  offset: number;
+  bytes: number;
+}
+
+/** Step 1 of reading sections: the table's place, from the first 64 bytes of the file. */
+export function locateSectionTable(head: Buffer, fileSize: number): SectionTableLocation | undefined {
   const elf = parseElfHeader(head);
   const t = elf.sectionTable;
   // e_shnum 0 means "no sections" (or, with e_shoff set, more than 0xff00 kept in section 0: not an
   // AppImage runtime, and nothing we need).
-  if (t.count === 0 || t.offset === 0) return [];
+  if (t.count === 0 || t.offset === 0) return undefined;
   const minEntry = elf.elfClass === 64 ? 64 : 40;
   if (t.entrySize < minEntry) throw invalid(`entry size ${t.entrySize} is below ${minEntry}`);
-  const tableBytes = t.entrySize * t.count;
-  if (tableBytes > MAX_TABLE_BYTES) throw invalid(`table of ${tableBytes} bytes is too large`);
-  if (t.offset + tableBytes > fileSize) throw invalid('the table lies past the end of the file');
+  const bytes = t.entrySize * t.count;
+  if (bytes > MAX_TABLE_BYTES) throw invalid(`table of ${bytes} bytes is too large`);
+  if (t.offset + bytes > fileSize) throw invalid('the table lies past the end of the file');
   if (t.namesIndex >= SHN_LORESERVE || t.namesIndex >= t.count) {
     throw invalid(`name table index ${t.namesIndex} is not a section`);
   }
-  const table = await readExactly(fh, t.offset, tableBytes, 'the section header table');
+  return { elf, offset: t.offset, bytes };
+}
+
+/** Section headers whose names are not resolved yet, and where the name table is. */
+export interface RawSections {
+  entries: { nameOff: number; type: number; offset: number; size: number }[];
+  names: { offset: number; size: number };
+}
+
+/** Step 2: decodes the table's entries and checks the name table's place. */
+export function parseSectionHeaders(loc: SectionTableLocation, table: Buffer, fileSize: number): RawSections {
+  const { elf } = loc;
+  const t = elf.sectionTable;
   const le = elf.littleEndian;
   const u32 = (off: number): number => (le ? table.readUInt32LE(off) : table.readUInt32BE(off));
   const word = (off: number): number => {
@@ -62,25 +79,44 @@ export async function listSectionsOfHandle(fh: FileHandle): Promise<ElfSection[]
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid(`value ${v} out of range`);
     return Number(v);
   };
-  const raw = Array.from({ length: t.count }, (_, i) => {
+  const entries = Array.from({ length: t.count }, (_, i) => {
     const at = i * t.entrySize;
     // sh_name, sh_type, then sh_offset/sh_size at class-specific places.
     return elf.elfClass === 64
       ? { nameOff: u32(at), type: u32(at + 4), offset: word(at + 24), size: word(at + 32) }
       : { nameOff: u32(at), type: u32(at + 4), offset: word(at + 16), size: word(at + 20) };
   });
-  const namesEntry = raw[t.namesIndex];
+  const namesEntry = entries[t.namesIndex];
   if (!namesEntry || namesEntry.type === SHT_NOBITS) throw invalid('the name table has no bytes');
   if (namesEntry.size > MAX_NAMES_BYTES) throw invalid(`name table of ${namesEntry.size} bytes is too large`);
-  if (namesEntry.offset + namesEntry.size > fileSize)
+  if (namesEntry.offset + namesEntry.size > fileSize) {
     throw invalid('the name table lies past the end of the file');
-  const names = await readExactly(fh, namesEntry.offset, namesEntry.size, 'the name table');
-  return raw.map((r) => ({
+  }
+  return { entries, names: { offset: namesEntry.offset, size: namesEntry.size } };
+}
+
+/** Step 3: resolves the names through the name table's bytes. */
+export function nameSections(raw: RawSections, names: Buffer): ElfSection[] {
+  return raw.entries.map((r) => ({
     name: nameAt(names, r.nameOff),
     type: r.type,
     offset: r.offset,
     size: r.type === SHT_NOBITS ? 0 : r.size,
   }));
+}
+
+/** Lists the sections of an open ELF file; a file without a section table has none. */
+export async function listSectionsOfHandle(fh: FileHandle): Promise<ElfSection[]> {
+  const { size: fileSize } = await fh.stat();
+  const head = await readExactly(fh, 0, Math.min(HEADER_READ, fileSize), 'the ELF header');
+  const loc = locateSectionTable(head, fileSize);
+  if (!loc) return [];
+  const raw = parseSectionHeaders(
+    loc,
+    await readExactly(fh, loc.offset, loc.bytes, 'the section header table'),
+    fileSize,
+  );
+  return nameSections(raw, await readExactly(fh, raw.names.offset, raw.names.size, 'the name table'));
 }
 
 function nameAt(names: Buffer, offset: number): string {

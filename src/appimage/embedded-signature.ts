@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { KeeperError } from '../core/errors.js';
 import { listSectionsOfHandle, readSectionOfHandle } from './elf-sections.js';
+import { KEY_SECTION, SIGNATURE_SECTION, signatureRanges, zeroRangesOf } from './zeroed-digest.js';
 
 /** The signature an AppImage carries in its runtime's ELF sections. */
 export interface EmbeddedSignature {
@@ -13,8 +14,6 @@ export interface EmbeddedSignature {
   zeroRanges: [number, number][];
 }
 
-export const SIGNATURE_SECTION = '.sha256_sig';
-export const KEY_SECTION = '.sig_key';
 // The runtime reserves 1 KiB and 8 KiB; a larger section is not a signature we should parse.
 const MAX_SECTION_BYTES = 64 << 10;
 const CHUNK = 1 << 20;
@@ -55,10 +54,7 @@ export async function readEmbeddedSignature(path: string): Promise<EmbeddedSigna
     const signature = trimPadding(await read(sigSection));
     if (signature.length === 0) return undefined;
     const key = keySection ? trimPadding(await read(keySection)) : undefined;
-    const zeroRanges: [number, number][] = [sigSection, ...(keySection ? [keySection] : [])].map((s) => [
-      s.offset,
-      s.offset + s.size,
-    ]);
+    const zeroRanges = signatureRanges(sections);
     return { signature, key: key && key.length > 0 ? key : undefined, zeroRanges };
   } finally {
     await fh.close();
@@ -80,13 +76,7 @@ export async function sha256WithZeroedRanges(
     for (let pos = 0; ;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
       if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
-      for (const [start, end] of ranges) {
-        const from = Math.max(start, pos);
-        const to = Math.min(end, pos + bytesRead);
-        if (from < to) chunk.fill(0, from - pos, to - pos);
-      }
-      hash.update(chunk);
+      hash.update(zeroRangesOf(buf.subarray(0, bytesRead), pos, ranges));
       pos += bytesRead;
     }
   } finally {

@@ -11,6 +11,7 @@ import {
   type SignaturePacket,
 } from '../trust/openpgp/index.js';
 import { sha256WithZeroedRanges, type EmbeddedSignature } from './embedded-signature.js';
+import type { ZeroedDigest } from './zeroed-digest.js';
 
 /** The key an update must be signed with: a fingerprint, and the key itself when we kept it. */
 export interface TrustedKey {
@@ -35,6 +36,8 @@ export interface VerifiedSignature {
   signedAt: Date | undefined;
   /** The signed text: the hex SHA-256 of the file with both signature sections zeroed. */
   digest: string;
+  /** `download`: computed in the same pass as the file's SHA-256; `file`: by one more read of the file. */
+  digestSource: 'download' | 'file';
 }
 
 const SHA1 = 2;
@@ -61,12 +64,14 @@ function fromPgp(err: unknown, what: string): KeeperError {
  * Verifies an AppImage's embedded signature. With `trusted`, only that key (or a signing subkey bound
  * to it) may have signed, whatever `.sig_key` the new file carries: SIG_KEY_CHANGED otherwise. Without
  * it (first install), the file's own key verifies and is returned for pinning. A signature that does
- * not verify is SIG_BAD; one we cannot check is SIG_UNSUPPORTED.
+ * not verify is SIG_BAD; one we cannot check is SIG_UNSUPPORTED. `precomputed` is the signed digest
+ * computed while downloading; without it (or when its ranges differ) the file is read once more.
  */
 export async function verifyEmbeddedSignature(
   path: string,
   embedded: EmbeddedSignature,
   trusted: TrustedKey | undefined,
+  precomputed?: ZeroedDigest,
 ): Promise<VerifiedSignature> {
   let sig: SignaturePacket;
   try {
@@ -119,7 +124,9 @@ export async function verifyEmbeddedSignature(
     primary = fileBlock.primary;
   }
   const block = fileBlock?.primary.fingerprint === primary.fingerprint ? fileBlock : undefined;
-  const digest = await sha256WithZeroedRanges(path, embedded.zeroRanges);
+  // A digest from the download pass counts only if it zeroed exactly the sections read from the file.
+  const shared = precomputed && JSON.stringify(precomputed.ranges) === JSON.stringify(embedded.zeroRanges);
+  const digest = shared ? precomputed.digest : await sha256WithZeroedRanges(path, embedded.zeroRanges);
   let check;
   try {
     check = checkDetached(sig, Buffer.from(digest, 'latin1'), primary, block);
@@ -155,6 +162,7 @@ export async function verifyEmbeddedSignature(
     mode: sig.type === 0x01 ? 'text' : 'binary',
     signedAt: sig.created === undefined ? undefined : new Date(sig.created * 1000),
     digest,
+    digestSource: shared ? 'download' : 'file',
   };
 }
 

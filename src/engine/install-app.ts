@@ -1,6 +1,7 @@
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import { hostArch } from '../appimage/elf.js';
 import { sha256File, verifyAppImage, verifySizeAndDigest } from '../appimage/verify.js';
+import { ZeroedDigestTap } from '../appimage/zeroed-digest.js';
 import { extractAppImageFromZip, isZip } from '../appimage/zip.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
@@ -58,13 +59,17 @@ export async function installApp(
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name));
   const oldFile = current?.installed?.file;
-  const fetched = await fetchAsset(settings, resolution, oldFile, run);
+  // The signed digest of an AppImage is computed in the same pass as its SHA-256.
+  const newTap = (): ZeroedDigestTap | undefined =>
+    settings.signature === 'off' ? undefined : new ZeroedDigestTap(resolution.size);
+  let tap = newTap();
+  const fetched = await fetchAsset(settings, resolution, oldFile, run, tap);
   let appImagePath = fetched.path;
   const warnings = [...fetched.warnings];
   try {
     const sha256 = await expectedChecksum(resolution, run);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
-    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path));
+    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path, tap));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));
     let fileSha = assetSha;
     if (zipped) {
@@ -76,7 +81,8 @@ export async function installApp(
       await rm(fetched.path, { force: true });
       appImagePath = inner.path;
       await verifyAppImage(appImagePath, { hostArch: hostArch(run.ctx.arch) });
-      fileSha = await sha256File(appImagePath);
+      tap = newTap();
+      fileSha = await sha256File(appImagePath, tap);
     } else {
       await verifyAppImage(
         appImagePath,
@@ -92,7 +98,8 @@ export async function installApp(
       settings.strategy.strategy === 'direct'
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
-    const signature = await signatureStep(settings, appImagePath, version, current, run.ctx);
+    const signedDigest = tap?.result();
+    const signature = await signatureStep(settings, appImagePath, version, current, run.ctx, signedDigest);
     warnings.push(...signature.warnings);
     const fileName = renderFileName(settings.naming_format, settings.name, version);
     const placed = await placeAppImage({

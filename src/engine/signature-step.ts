@@ -1,5 +1,6 @@
 import { readEmbeddedSignature } from '../appimage/embedded-signature.js';
 import { verifyEmbeddedSignature, type TrustedKey } from '../appimage/signature-verify.js';
+import type { ZeroedDigest } from '../appimage/zeroed-digest.js';
 import type { AppSettings } from '../config/types.js';
 import type { Context } from '../core/context.js';
 import { KeeperError } from '../core/errors.js';
@@ -25,6 +26,7 @@ function trustedKey(settings: AppSettings, pinned: SignatureState | undefined): 
  * it. The first signed install pins its key; afterwards only the pinned key may sign (SIG_KEY_CHANGED),
  * a signed app may not turn unsigned (SIG_REMOVED), and a signature must verify (SIG_BAD). `require`
  * refuses unsigned files (SIG_MISSING) and SHA-1 signatures (SIG_LEGACY, a warning under tofu).
+ * `signedDigest`, when the download computed it, saves reading the file again.
  */
 export async function signatureStep(
   settings: AppSettings,
@@ -32,6 +34,7 @@ export async function signatureStep(
   version: string,
   current: AppState | undefined,
   ctx: Context,
+  signedDigest?: ZeroedDigest,
 ): Promise<SignatureStepResult> {
   const pinned = current?.signature;
   if (settings.signature === 'off') return { state: pinned, warnings: [] };
@@ -56,7 +59,7 @@ export async function signatureStep(
     }
     return { state: pinned, warnings: [] };
   }
-  const verified = await verifyEmbeddedSignature(file, embedded, trusted);
+  const verified = await verifyEmbeddedSignature(file, embedded, trusted, signedDigest);
   const warnings: string[] = [];
   if (verified.legacy) {
     const message = `signed with ${verified.hashAlgorithm}, a digest that no longer resists forgery`;
@@ -87,7 +90,7 @@ export async function signatureStep(
   ctx.emit({
     type: 'info',
     app: settings.name,
-    message: `signature verified: key ${verified.fingerprint} (${verified.keyDescription}, ${verified.hashAlgorithm}, ${verified.mode} mode)${trusted ? '' : '; key pinned on first use'}`,
+    message: `signature verified: key ${verified.fingerprint} (${verified.keyDescription}, ${verified.hashAlgorithm}, ${verified.mode} mode)${trusted ? '' : '; key pinned on first use'}; signed digest ${verified.digestSource === 'download' ? 'computed in the SHA-256 pass' : 'from one more read of the file'}`,
   });
   return { state, warnings };
 }

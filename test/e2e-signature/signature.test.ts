@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createGpgHome, type GpgHome } from '../../fixtures/gpg.js';
 import type { SignOptions } from '../../fixtures/sign-appimage.js';
-import { publish, useUpdateSuite, type World } from '../e2e-update/harness.js';
+import { BIG_PAD_BYTES, publish, useUpdateSuite, type World } from '../e2e-update/harness.js';
 import { fixtureAppImage, type FixtureOptions } from '../helpers/fixture-appimages.js';
 import { appOf } from '../helpers/json-output.js';
 import type { CliRun } from '../helpers/run-cli.js';
@@ -237,6 +237,28 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
     assert.equal(pin?.fingerprint, ed);
     assert.equal(pin?.pinned_by, 'signing_key');
   });
+
+  for (const [app, big] of [
+    ['spass', false],
+    ['spassseg', true],
+  ] as const) {
+    void test(`the signed digest comes from the download's SHA-256 pass (${big ? 'segmented' : 'plain'})`, async () => {
+      const w = await suite.world('manage_desktop_files: false');
+      await w.forgeRecipe(app);
+      const opts = signed(() => ed, 'text', 'SHA256')();
+      await publish(suite.sim, app, V1, {
+        body: await fixtureAppImage(app, V1, big ? { ...opts, padBytes: BIG_PAD_BYTES } : opts),
+      });
+      const run = await w.cli(['-v', 'update']);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(
+        run.stderr,
+        new RegExp(`signature verified: key ${ed}.*signed digest computed in the SHA-256 pass`),
+      );
+      const state = await w.state();
+      assert.equal(await execInstalled(state.apps[app]?.installed?.file ?? ''), `${app} ${V1}`);
+    });
+  }
 
   void test('signature: off installs a tampered file without looking', async () => {
     const r = await twoVersions(
