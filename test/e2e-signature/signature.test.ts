@@ -2,6 +2,8 @@
 // Ed25519, text and binary mode, SHA-1 and SHA-256), served by the sim, installed by the built CLI.
 // Every refusal must keep v1 installed, runnable and in state, say why, and exit 1.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createGpgHome, type GpgHome } from '../../fixtures/gpg.js';
 import type { SignOptions } from '../../fixtures/sign-appimage.js';
@@ -9,9 +11,14 @@ import { BIG_PAD_BYTES, publish, useUpdateSuite, type World } from '../e2e-updat
 import { fixtureAppImage, type FixtureOptions } from '../helpers/fixture-appimages.js';
 import { appOf } from '../helpers/json-output.js';
 import type { CliRun } from '../helpers/run-cli.js';
-import { execInstalled } from '../helpers/run-program.js';
+import { execInstalled, runProgram } from '../helpers/run-program.js';
+import { sha256 } from '../helpers/sha256.js';
 import { tempFiles } from '../helpers/temp-files.js';
 
+const CORPUS_TOOL = join(
+  import.meta.dirname,
+  '../../../shared/corpus/appimages/appimagetool-x86_64.AppImage',
+);
 const V1 = '1.0.0';
 const V2 = '2.0.0';
 
@@ -259,6 +266,47 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
       assert.equal(await execInstalled(state.apps[app]?.installed?.file ?? ''), `${app} ${V1}`);
     });
   }
+
+  void test('a DSA signature cannot be checked → SIG_UNSUPPORTED, never a pass; v1 kept', async () => {
+    const dsa = await gpg.generateKey('dsa2048', 'Fixture DSA <dsa@example.invalid>');
+    const r = await twoVersions(
+      'sdsa',
+      unsigned,
+      signed(() => dsa, 'text', 'SHA256'),
+    );
+    assertRefused(r, 'SIG_UNSUPPORTED', /algorithm 17 cannot be verified/);
+    await keptV1(r.w, 'sdsa');
+  });
+
+  void test('the real appimagetool (RSA, SHA-1, 2018) installs and pins; one flipped byte → SIG_BAD', async (t) => {
+    const real = await readFile(CORPUS_TOOL).catch(() => undefined);
+    if (!real) {
+      t.skip(`corpus not found at ${CORPUS_TOOL}`);
+      return;
+    }
+    const flipped = Buffer.from(real);
+    flipped[300_000] = (flipped[300_000] ?? 0) ^ 0x80;
+    const w = await suite.world('manage_desktop_files: false');
+    await w.forgeRecipe('appimagetool');
+    await publish(suite.sim, 'appimagetool', V1, { body: real });
+    const run1 = await w.update();
+    assert.equal(run1.code, 0, run1.stdout + run1.stderr);
+    assert.match(appOf(run1, 'appimagetool').warnings.join('\n'), /SHA1/);
+    const pin = await listedSignature(w, 'appimagetool');
+    assert.equal(pin?.fingerprint, '8D69575148A524659002855E65B43840101B2DC4');
+    await publish(suite.sim, 'appimagetool', V2, { body: flipped });
+    const run2 = await w.update();
+    assert.equal(run2.code, 1, run2.stdout + run2.stderr);
+    assert.equal(appOf(run2, 'appimagetool').error?.code, 'SIG_BAD');
+    const installed = (await w.state()).apps.appimagetool?.installed;
+    assert.equal(installed?.version, V1);
+    assert.equal(installed?.sha256, sha256(real));
+    assert.equal(sha256(await readFile(installed?.file ?? '')), sha256(real));
+    const info = await runProgram(installed?.file ?? '', ['--appimage-updateinformation'], {
+      timeoutMs: 10_000,
+    });
+    assert.match(info, /gh-releases-zsync\|AppImage\|AppImageKit/);
+  });
 
   void test('signature: off installs a tampered file without looking', async () => {
     const r = await twoVersions(
