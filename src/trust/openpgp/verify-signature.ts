@@ -1,5 +1,5 @@
 import { createHash, verify as cryptoVerify } from 'node:crypto';
-import { unsupported } from './errors.js';
+import { PgpError, unsupported } from './errors.js';
 import { PK_ALGO, type PublicKey } from './public-key.js';
 import type { SignaturePacket } from './signature-packet.js';
 
@@ -49,6 +49,18 @@ export function keyMaterial(...keys: PublicKey[]): Buffer {
  * we cannot check, so an unknown construction never passes.
  */
 export function verifyWithKey(sig: SignaturePacket, content: Buffer, key: PublicKey): boolean {
+  try {
+    return verifyUnguarded(sig, content, key);
+  } catch (err) {
+    if (err instanceof PgpError) throw err;
+    // OpenSSL refuses some keys only when used (e.g. an RSA modulus over 16384 bits).
+    throw unsupported(
+      `node:crypto cannot verify with key ${key.keyId}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
+function verifyUnguarded(sig: SignaturePacket, content: Buffer, key: PublicKey): boolean {
   const hash = HASHES[sig.hashAlgorithm];
   if (!hash) throw unsupported(`hash algorithm ${sig.hashAlgorithm} is not supported`);
   if (!key.key) throw unsupported(key.unsupportedReason ?? `key ${key.fingerprint} cannot verify`);
