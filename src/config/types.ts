@@ -63,6 +63,8 @@ export interface GlobalSettings {
   keep_previous: boolean;
   /** Embedded-signature policy (default tofu). */
   signature: 'off' | 'tofu' | 'require';
+  /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
+  launch_fixes: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

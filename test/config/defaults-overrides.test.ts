@@ -39,6 +39,7 @@ const SAMPLES: Record<string, Sample> = {
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
   signature: { config: 'off', recipe: 'require' },
+  launch_fixes: { config: false, recipe: true },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

@@ -27,6 +27,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     notify: false,
     keep_previous: true,
     signature: 'tofu',
+    launch_fixes: true,
     name: 'demo',
     strategy,
     ignore: false,
