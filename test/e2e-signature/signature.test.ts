@@ -11,6 +11,7 @@ import { BIG_PAD_BYTES, publish, useUpdateSuite, type World } from '../e2e-updat
 import { fixtureAppImage, type FixtureOptions } from '../helpers/fixture-appimages.js';
 import { appOf } from '../helpers/json-output.js';
 import type { CliRun } from '../helpers/run-cli.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 import { execInstalled, runProgram } from '../helpers/run-program.js';
 import { sha256 } from '../helpers/sha256.js';
 import { tempFiles } from '../helpers/temp-files.js';
@@ -256,8 +257,9 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
       await publish(suite.sim, app, V1, {
         body: await fixtureAppImage(app, V1, big ? { ...opts, padBytes: BIG_PAD_BYTES } : opts),
       });
-      const run = await w.cli(['-v', 'update']);
+      const run = (await w.cli(['--json', '-v', 'update'])) as CliRun<UpdateJson>;
       assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.equal(appOf(run, app).method, big ? 'segmented' : 'plain');
       assert.match(
         run.stderr,
         new RegExp(`signature verified: key ${ed}.*signed digest computed in the SHA-256 pass`),
