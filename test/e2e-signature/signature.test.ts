@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { createGpgHome, type GpgHome } from '../../fixtures/gpg.js';
 import type { SignOptions } from '../../fixtures/sign-appimage.js';
 import { BIG_PAD_BYTES, publish, useUpdateSuite, type World } from '../e2e-update/harness.js';
+import { disposeFixtures as disposeZsyncFixtures, zsyncmake } from '../e2e-zsync/harness.js';
 import { fixtureAppImage, type FixtureOptions } from '../helpers/fixture-appimages.js';
 import { appOf } from '../helpers/json-output.js';
 import type { CliRun } from '../helpers/run-cli.js';
@@ -42,6 +43,7 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
   });
   after(async () => {
     await gpg.dispose();
+    await disposeZsyncFixtures();
   });
 
   const signed =
@@ -268,6 +270,22 @@ void describe('update: embedded signatures (key continuity)', { concurrency: tru
       assert.equal(await execInstalled(state.apps[app]?.installed?.file ?? ''), `${app} ${V1}`);
     });
   }
+
+  void test('the signed digest comes from the SHA-256 pass of a zsync result too', async () => {
+    const w = await suite.world('manage_desktop_files: false');
+    await w.forgeRecipe('szsync', 'zsync: true');
+    const opts = signed(() => ed, 'text', 'SHA256')();
+    await publish(suite.sim, 'szsync', V1, { body: await fixtureAppImage('szsync', V1, opts) });
+    const run1 = await w.update();
+    assert.equal(run1.code, 0, run1.stdout + run1.stderr);
+    const body = await fixtureAppImage('szsync', V2, opts);
+    const v2 = await publish(suite.sim, 'szsync', V2, { body });
+    suite.sim.putAsset(`${v2.path}.zsync`, await zsyncmake(body, v2.assetName));
+    const run = (await w.cli(['--json', '-v', 'update'])) as CliRun<UpdateJson>;
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(appOf(run, 'szsync').method, 'zsync');
+    assert.match(run.stderr, /signature verified: .*signed digest computed in the SHA-256 pass/);
+  });
 
   void test('a DSA signature cannot be checked → SIG_UNSUPPORTED, never a pass; v1 kept', async () => {
     const dsa = await gpg.generateKey('dsa2048', 'Fixture DSA <dsa@example.invalid>');
