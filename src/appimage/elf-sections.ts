@@ -124,7 +124,11 @@ function nameAt(names: Buffer, offset: number): string {
   const end = names.indexOf(0, offset);
   if (end === -1) throw invalid('a section name is not terminated');
   if (end - offset > MAX_NAME_LENGTH) throw invalid('a section name is too long');
-  return names.toString('latin1', offset, end);
+  // Real section names are printable ASCII; anything else is shown escaped, so a name can reach a
+  // terminal or a JSON document as it is.
+  return names
+    .toString('latin1', offset, end)
+    .replace(/[^\x20-\x7e]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** Lists the sections of the ELF file at `path` (name, type, file offset and size). */

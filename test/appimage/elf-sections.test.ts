@@ -116,6 +116,17 @@ void describe('ELF sections', () => {
     });
   }
 
+  void test('a name with control characters is listed escaped', async () => {
+    const b = Buffer.from(runtime);
+    const shoff = Number(b.readBigUInt64LE(SHOFF));
+    const strEntry = shoff + b.readUInt16LE(SHSTRNDX) * 64;
+    const names = Number(b.readBigUInt64LE(strEntry + 24));
+    const textName = b.readUInt32LE(shoff + 64);
+    b.write('\x1b[2J', names + textName, 'latin1');
+    const path = await file('escaped-name', b);
+    assert.equal((await listElfSections(path))[1]?.name, '\\x1b[2Jt'); // over ".tex" of ".text"
+  });
+
   void test('a section reaching past the end of the file cannot be read', async () => {
     const b = Buffer.from(runtime);
     const shoff = Number(b.readBigUInt64LE(SHOFF));
