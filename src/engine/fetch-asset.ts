@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import type { DownloadResult } from '../net/download/index.js';
+import type { ByteTap, DownloadResult } from '../net/download/index.js';
 import { zsyncDownload } from '../net/zsync/index.js';
 import type { Resolution } from '../strategy/types.js';
 import { downloadResolution } from './download-resolution.js';
@@ -32,13 +32,14 @@ export function zsyncControlUrl(settings: AppSettings, resolution: Resolution): 
 
 /**
  * Fetches the asset: zsync against the installed file when configured (any failure falls back to a
- * full download, with a warning), else a plain or segmented download.
+ * full download, with a warning), else a plain or segmented download, which feeds `tap` the bytes.
  */
 export async function fetchAsset(
   settings: AppSettings,
   resolution: Resolution,
   seedFile: string | undefined,
   run: Run,
+  tap?: ByteTap,
 ): Promise<FetchedAsset> {
   const warnings: string[] = [];
   const { ctx } = run;
@@ -110,6 +111,7 @@ export async function fetchAsset(
     downloadResolution(settings, resolution, ctx, {
       destDir: settings.storage_dir,
       tempPrefix: prefix,
+      tap,
       signal: run.signal,
     }),
   );
