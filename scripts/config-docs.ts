@@ -28,7 +28,9 @@ const STRATEGY_DOCS: Record<string, Record<string, string>> = {
       'Regular expression (RE2 syntax, as Rust’s `regex`) that must match the whole asset name, as `^(?:re)$`. Inline flags such as `(?i)` and POSIX classes inside brackets (`[[:digit:]]`) work; backreferences and lookaround are reported by `validate` at their position. With `asset_match` too, an asset must match both.',
     inner_asset_match:
       'Glob selecting the AppImage inside a ZIP asset. Without `/` it matches the entry’s file name, with `/` its whole path.',
-    prerelease: 'Also consider pre-releases (default `false`: the forge’s latest release).',
+    prerelease:
+      'Also consider pre-releases (default `false`: the forge’s latest release); `only`: the newest pre-release.',
+    tag: 'Follow this one literal tag (`continuous`, `nightly`) instead of the latest release; wins over `prerelease`.',
   },
   direct: {
     strategy: '`direct`.',

@@ -13,8 +13,10 @@ export interface ForgeStrategy {
   asset_match_regex?: string | undefined;
   /** Pattern for the AppImage inside a ZIP asset (also accepted at the recipe's top level). */
   inner_asset_match?: string | undefined;
-  /** Consider pre-releases too (default false: the forge's "latest" release). */
-  prerelease?: boolean | undefined;
+  /** Consider pre-releases too (default false: the forge's "latest" release); `only`: the newest pre-release. */
+  prerelease?: boolean | 'only' | undefined;
+  /** Follow this one literal tag (`continuous`, `nightly`) instead of the latest release. */
+  tag?: string | undefined;
 }
 
 export interface DirectStrategy {

@@ -55,7 +55,9 @@ export function releaseGuard(
       );
     }
   }
-  if (force || isMovingTag(resolution.version)) return undefined;
+  // A recipe that follows one literal tag follows a moving build by definition, whatever its name.
+  const followsTag = settings.strategy.tag !== undefined;
+  if (force || followsTag || isMovingTag(resolution.version)) return undefined;
   const seen = state?.releaseAssets?.[releaseAssetKey(resolution.version, resolution.assetName)];
   if (seen && assetChanged(seen, resolution)) {
     const was = seen.sha256 ? `sha256 ${seen.sha256}` : `${seen.size} bytes`;

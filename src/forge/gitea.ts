@@ -1,10 +1,11 @@
-/** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (or the list for pre-releases). */
+/** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (the list for pre-releases, `tags/{tag}` for a tag). */
 import { z } from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
-import { parseRestRelease, RestAsset, restRelease } from './release-schema.js';
+import { parseRestRelease, releaseChoice, releaseWhat, RestAsset, restRelease } from './release-schema.js';
+import type { ReleaseChoice } from './release-schema.js';
 import type { ForgeRelease } from './release.js';
 
 const GiteaAsset = RestAsset.extend({ created_at: z.string().nullish() });
@@ -18,10 +19,11 @@ export interface GiteaRepo {
   repo: string;
 }
 
-/** The release URL the strategy reads (latest, or the list when pre-releases are wanted). */
-export function giteaReleaseUrl(repo: GiteaRepo, prerelease: boolean): string {
+/** The release URL the strategy reads: latest, the list (pre-releases wanted), or `tags/{tag}`. */
+export function giteaReleaseUrl(repo: GiteaRepo, choice: ReleaseChoice): string {
   const root = `${repo.origin}/api/v1/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/releases`;
-  return prerelease ? `${root}?draft=false` : `${root}/latest`;
+  if (choice.kind === 'tag') return `${root}/tags/${encodeURIComponent(choice.tag)}`;
+  return choice.kind === 'list' ? `${root}?draft=false` : `${root}/latest`;
 }
 
 /** Fetches the release a forge recipe follows on a Gitea/Forgejo host. */
@@ -31,21 +33,21 @@ export async function fetchGiteaRelease(
   settings: AppSettings,
   deps: ResolveDeps,
 ): Promise<ReleaseFetch> {
-  const prerelease = strategy.prerelease === true;
-  const url = giteaReleaseUrl(repo, prerelease);
+  const choice = releaseChoice(strategy);
+  const url = giteaReleaseUrl(repo, choice);
   const slug = `${repo.owner}/${repo.repo}`;
   const result = await fetchMetadata(
     {
       url,
       headers: { accept: 'application/json' },
       conditional: true,
-      what: `${prerelease ? 'releases' : 'latest release'} of ${slug}`,
+      what: releaseWhat(choice, slug),
     },
     settings,
     deps,
   );
   if (result.kind === 'rate_limited') return result;
-  const release = parseRestRelease(GiteaRelease, result.body, url, prerelease, slug);
+  const release = parseRestRelease(GiteaRelease, result.body, url, choice, slug);
   const forgeRelease: ForgeRelease = {
     tag: release.tag_name,
     releaseUrl: release.html_url,

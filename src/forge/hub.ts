@@ -1,10 +1,11 @@
-/** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, or `/releases` for pre-releases. */
+/** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, `/releases` for pre-releases, `/releases/tags/{tag}`. */
 import { z } from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
-import { parseRestRelease, RestAsset, restRelease } from './release-schema.js';
+import { parseRestRelease, releaseChoice, releaseWhat, RestAsset, restRelease } from './release-schema.js';
+import type { ReleaseChoice } from './release-schema.js';
 import { assertHubDownloadUrls, DEFAULT_HUB_WEB } from './proxy-trust.js';
 import { sha256FromDigest } from './release.js';
 import type { ForgeRelease } from './release.js';
@@ -24,10 +25,11 @@ export interface HubRepo {
   repo: string;
 }
 
-/** The release URL the strategy reads (latest, or the list when pre-releases are wanted). */
-export function hubReleaseUrl(repo: HubRepo, prerelease: boolean): string {
+/** The release URL the strategy reads: latest, the list (pre-releases wanted), or `tags/{tag}`. */
+export function hubReleaseUrl(repo: HubRepo, choice: ReleaseChoice): string {
   const root = `${repo.apiBase}/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/releases`;
-  return prerelease ? root : `${root}/latest`;
+  if (choice.kind === 'tag') return `${root}/tags/${encodeURIComponent(choice.tag)}`;
+  return choice.kind === 'list' ? root : `${root}/latest`;
 }
 
 /** Fetches the hub release a forge recipe follows. */
@@ -37,8 +39,8 @@ export async function fetchHubRelease(
   settings: AppSettings,
   deps: ResolveDeps,
 ): Promise<ReleaseFetch> {
-  const prerelease = strategy.prerelease === true;
-  const url = hubReleaseUrl(repo, prerelease);
+  const choice = releaseChoice(strategy);
+  const url = hubReleaseUrl(repo, choice);
   const slug = `${repo.owner}/${repo.repo}`;
   const result = await fetchMetadata(
     {
@@ -50,13 +52,13 @@ export async function fetchHubRelease(
       },
       conditional: true,
       proxyFor: { owner: repo.owner, repo: repo.repo },
-      what: `${prerelease ? 'releases' : 'latest release'} of ${slug}`,
+      what: releaseWhat(choice, slug),
     },
     settings,
     deps,
   );
   if (result.kind === 'rate_limited') return result;
-  const release = toForgeRelease(parseRestRelease(HubRelease, result.body, url, prerelease, slug));
+  const release = toForgeRelease(parseRestRelease(HubRelease, result.body, url, choice, slug));
   if (result.via !== undefined) {
     // A proxy relayed this answer: it may tell us which release is newest, never which bytes to fetch.
     release.viaProxy = result.via;

@@ -3,7 +3,7 @@
  * reading `assets.links` and preferring `direct_asset_url`. Nested groups are part of the path.
  */
 import { z } from 'zod';
-import type { AppSettings } from '../config/types.js';
+import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
@@ -30,24 +30,32 @@ export interface LabProject {
   path: string;
 }
 
-/** The permalink-latest URL of a project. */
-export function labReleaseUrl(project: LabProject): string {
-  return `${project.apiBase}/projects/${encodeURIComponent(project.path)}/releases/permalink/latest`;
+/** The permalink-latest URL of a project, or `releases/{tag}` when the recipe follows one tag. */
+export function labReleaseUrl(project: LabProject, tag?: string): string {
+  const root = `${project.apiBase}/projects/${encodeURIComponent(project.path)}/releases`;
+  return tag === undefined ? `${root}/permalink/latest` : `${root}/${encodeURIComponent(tag)}`;
 }
 
-/** Fetches the latest lab release (the lab has no pre-release flag, so `prerelease` changes nothing). */
+/**
+ * Fetches the latest lab release, or the one under `strategy.tag`. The lab has no pre-release
+ * flag, so `prerelease` changes nothing.
+ */
 export async function fetchLabRelease(
   project: LabProject,
+  strategy: ForgeStrategy,
   settings: AppSettings,
   deps: ResolveDeps,
 ): Promise<ReleaseFetch> {
-  const url = labReleaseUrl(project);
+  const url = labReleaseUrl(project, strategy.tag);
   const result = await fetchMetadata(
     {
       url,
       headers: { accept: 'application/json' },
       conditional: true,
-      what: `latest release of ${project.path}`,
+      what:
+        strategy.tag === undefined
+          ? `latest release of ${project.path}`
+          : `release ${strategy.tag} of ${project.path}`,
     },
     settings,
     deps,

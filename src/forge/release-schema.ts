@@ -4,6 +4,7 @@
  * Each forge module extends the asset with its own timestamp/digest fields.
  */
 import { z } from 'zod';
+import type { ForgeStrategy } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { parseWith } from './release-fetch.js';
 
@@ -28,18 +29,46 @@ export function restRelease<A extends z.ZodType>(asset: A) {
 }
 
 /**
- * Parses the release a recipe follows: the `latest` object, or (pre-releases wanted) the newest
- * non-draft entry of the release list; FORGE_NO_RELEASE when the list has none.
+ * Which release a forge recipe follows: the forge's latest, the newest entry of the release list
+ * (pre-releases included, or only pre-releases), or one literal tag.
  */
-export function parseRestRelease<R extends { draft?: boolean | undefined }>(
+export type ReleaseChoice =
+  { kind: 'latest' } | { kind: 'list'; only: boolean } | { kind: 'tag'; tag: string };
+
+/** The release choice a forge strategy asks for (`tag` wins over `prerelease`). */
+export function releaseChoice(strategy: ForgeStrategy): ReleaseChoice {
+  if (strategy.tag !== undefined) return { kind: 'tag', tag: strategy.tag };
+  if (strategy.prerelease === 'only') return { kind: 'list', only: true };
+  if (strategy.prerelease === true) return { kind: 'list', only: false };
+  return { kind: 'latest' };
+}
+
+/** What a release request fetched, for messages: `latest release of o/r`, `release continuous of o/r`. */
+export function releaseWhat(choice: ReleaseChoice, slug: string): string {
+  if (choice.kind === 'tag') return `release ${choice.tag} of ${slug}`;
+  if (choice.kind === 'list') return `${choice.only ? 'pre-releases' : 'releases'} of ${slug}`;
+  return `latest release of ${slug}`;
+}
+
+/**
+ * Parses the release a recipe follows: the `latest` or tagged object, or (list) the newest
+ * non-draft entry of the release list, a pre-release when `only`; FORGE_NO_RELEASE when the list has none.
+ */
+export function parseRestRelease<R extends { draft?: boolean | undefined; prerelease?: boolean | undefined }>(
   schema: z.ZodType<R>,
   body: unknown,
   url: string,
-  prerelease: boolean,
+  choice: ReleaseChoice,
   slug: string,
 ): R {
-  if (!prerelease) return parseWith(schema, body, url);
-  const first = parseWith(z.array(schema), body, url).find((r) => r.draft !== true);
-  if (!first) throw new KeeperError('FORGE_NO_RELEASE', `${slug} has no published release`);
+  if (choice.kind !== 'list') return parseWith(schema, body, url);
+  const first = parseWith(z.array(schema), body, url).find(
+    (r) => r.draft !== true && (!choice.only || r.prerelease === true),
+  );
+  if (!first)
+    throw new KeeperError(
+      'FORGE_NO_RELEASE',
+      `${slug} has no published ${choice.only ? 'pre-release' : 'release'}`,
+    );
   return first;
 }

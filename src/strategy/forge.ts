@@ -20,7 +20,7 @@ export async function resolveForge(
   if (route.kind === 'hub') {
     fetched = await fetchHubRelease(route, strategy, settings, deps);
   } else if (route.kind === 'lab') {
-    fetched = await fetchLabRelease(route, settings, deps);
+    fetched = await fetchLabRelease(route, strategy, settings, deps);
   } else {
     const detected = await detectSelfHosted(route.origin, settings, deps);
     if (detected.kind === 'rate_limited') return rateLimited(detected);
