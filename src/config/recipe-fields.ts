@@ -30,7 +30,9 @@ export const forgeStrategySchema = z.strictObject({
   asset_match: z.string().min(1, 'must not be empty').optional(),
   asset_match_regex: z.string().min(1, 'must not be empty').optional(),
   inner_asset_match: z.string().min(1, 'must not be empty').optional(),
-  prerelease: z.union([z.boolean(), z.literal('only')], { message: 'must be true, false or "only"' }).optional(),
+  prerelease: z
+    .union([z.boolean(), z.literal('only')], { message: 'must be true, false or "only"' })
+    .optional(),
   tag: z.string().trim().min(1, 'must not be empty').optional(),
 });
 
