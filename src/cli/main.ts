@@ -13,6 +13,7 @@ import { guardTerminal } from './terminal-text.js';
 import type { CommandResult } from './result.js';
 import { createContext, type GlobalOptions } from './runtime.js';
 import { registerEngineCommands } from './register-engine.js';
+import { registerOnboardCommands } from './register-onboard.js';
 import { registerOpsCommands } from './register-ops.js';
 
 /** Streams and environment of one CLI invocation (tests pass their own). */
@@ -97,6 +98,7 @@ function buildProgram(inv: Invocation): Command {
 
   registerEngineCommands(program, inv, ctx);
   registerOpsCommands(program, inv, ctx);
+  registerOnboardCommands(program, inv, ctx);
   return program;
 }
 

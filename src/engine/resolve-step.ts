@@ -3,6 +3,7 @@ import type { AppSettings } from '../config/types.js';
 import { toKeeperError, type KeeperError } from '../core/errors.js';
 import { resolveApp } from '../strategy/resolve.js';
 import type { Resolution } from '../strategy/types.js';
+import { adoptedFileMatches } from './adopted-identity.js';
 import { releaseGuard } from './release-guards.js';
 import type { Run } from './run.js';
 
@@ -57,6 +58,14 @@ export async function resolveStep(
     );
     if (!present)
       return { kind: 'resolved', resolution, needsUpdate: true, reason: 'installed file is missing' };
+    if (adoptedFileMatches(installed, resolution)) {
+      return {
+        kind: 'resolved',
+        resolution,
+        needsUpdate: false,
+        reason: 'up to date (the adopted file is the release asset)',
+      };
+    }
     if (resolution.identity !== installed.identity) {
       return { kind: 'resolved', resolution, needsUpdate: true, reason: 'new version' };
     }

@@ -39,3 +39,21 @@ export function archesInName(name: string): AppImageArch[] {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * `name` with every token of an architecture other than `to` replaced by `to`'s canonical name,
+ * and the architectures replaced (empty when the name already names only `to`, or none).
+ */
+export function retargetArch(name: string, to: AppImageArch): { name: string; replaced: AppImageArch[] } {
+  let out = name;
+  const replaced: AppImageArch[] = [];
+  for (const p of PATTERNS) {
+    if (p.arch === to) continue;
+    const global = new RegExp(p.re.source, 'gi');
+    if (global.test(out)) {
+      out = out.replace(global, to);
+      replaced.push(p.arch);
+    }
+  }
+  return { name: out, replaced };
+}

@@ -1,6 +1,6 @@
 /** The forge strategy: route the repository to its forge, fetch the release, pick the asset. */
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
-import { detectSelfHosted, routeRepository } from '../forge/detect.js';
+import { detectSelfHosted, routeRepository, type DetectResult } from '../forge/detect.js';
 import { fetchGiteaRelease } from '../forge/gitea.js';
 import { fetchHubRelease } from '../forge/hub.js';
 import { fetchLabRelease } from '../forge/lab.js';
@@ -8,12 +8,14 @@ import type { ReleaseFetch } from '../forge/release-fetch.js';
 import { releaseToResolution } from '../forge/release.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
 
-/** Resolves a forge recipe to its release asset. */
-export async function resolveForge(
+/** Fetches the release a forge recipe follows (before any asset is chosen). */
+export async function fetchForgeRelease(
   strategy: ForgeStrategy,
   settings: AppSettings,
   deps: ResolveDeps,
-): Promise<ResolveOutcome> {
+): Promise<
+  { fetched: ReleaseFetch; detectRequests: number } | Extract<DetectResult, { kind: 'rate_limited' }>
+> {
   const route = routeRepository(strategy.repository, settings);
   let fetched: ReleaseFetch;
   let detectRequests = 0;
@@ -23,10 +25,22 @@ export async function resolveForge(
     fetched = await fetchLabRelease(route, strategy, settings, deps);
   } else {
     const detected = await detectSelfHosted(route.origin, settings, deps);
-    if (detected.kind === 'rate_limited') return rateLimited(detected);
+    if (detected.kind === 'rate_limited') return detected;
     detectRequests = detected.requests;
     fetched = await fetchGiteaRelease(route, strategy, settings, deps);
   }
+  return { fetched, detectRequests };
+}
+
+/** Resolves a forge recipe to its release asset. */
+export async function resolveForge(
+  strategy: ForgeStrategy,
+  settings: AppSettings,
+  deps: ResolveDeps,
+): Promise<ResolveOutcome> {
+  const got = await fetchForgeRelease(strategy, settings, deps);
+  if ('kind' in got) return rateLimited(got);
+  const { fetched, detectRequests } = got;
   if (fetched.kind === 'rate_limited') return rateLimited(fetched);
   return {
     kind: 'resolved',

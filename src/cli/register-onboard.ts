@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import type { Context } from '../core/context.js';
+import { adoptCommand, type AdoptFlags } from './commands/adopt.js';
+import type { Invocation } from './main.js';
+
+/** Registers the onboarding commands (adopt). */
+export function registerOnboardCommands(program: Command, inv: Invocation, ctx: () => Context): void {
+  program
+    .command('adopt')
+    .description('take existing AppImages into management: write their recipes from their update information')
+    .argument('[files...]', 'AppImages to adopt')
+    .option('--scan <dir>', 'plan the adoption of every AppImage in DIR (acts only with --yes)')
+    .option('--move', 'move each file into storage_dir under its recipe’s file name (default)')
+    .option('--copy', 'copy each file into storage_dir and leave the original')
+    .option('--in-place', 'leave each file where it is')
+    .option('--name <name>', 'app name for a single FILE (default: from its desktop entry)')
+    .option('--yes', 'with --scan: adopt what the plan shows')
+    .option('--dry-run', 'show the plan only; write nothing')
+    .action(async (files: string[], flags: AdoptFlags) =>
+      inv.setResult('adopt', await adoptCommand(ctx(), inv.output(), files, flags)),
+    );
+}
