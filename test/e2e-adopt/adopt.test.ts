@@ -110,9 +110,9 @@ void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus
     assert.equal(row.result?.signing_key, TOOL_KEY);
     assert.ok(app?.integration?.desktopFile && (await exists(app.integration.desktopFile)));
 
-    const check = await w.run(['--json', 'check']);
+    const check = await w.run<{ apps: { status: string }[] }>(['--json', 'check']);
     assert.equal(check.code, 0, check.stdout + check.stderr);
-    assert.equal(check.json.apps[0].status, 'up_to_date');
+    assert.equal(check.json?.apps[0]?.status, 'up_to_date');
 
     // The tag moves to a new build: an update is offered.
     const other = Buffer.from(bytes);
@@ -124,8 +124,8 @@ void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus
         assets: [{ name: 'appimagetool-x86_64.AppImage', url, digest: `sha256:${sha256(other)}` }],
       },
     ]);
-    const check2 = await w.run(['--json', 'check']);
-    assert.equal(check2.json.apps[0].status, 'update_available', check2.stdout);
+    const check2 = await w.run<{ apps: { status: string }[] }>(['--json', 'check']);
+    assert.equal(check2.json?.apps[0]?.status, 'update_available', check2.stdout);
   });
 
   void test('Hello_World has no update information and no AppStream URL: ADOPT_NO_SOURCE with the init hint; file kept', async () => {
