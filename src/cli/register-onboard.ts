@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../core/context.js';
 import { adoptCommand, type AdoptFlags } from './commands/adopt.js';
+import { addCommand, type AddFlags } from './commands/add.js';
 import type { Invocation } from './main.js';
 
-/** Registers the onboarding commands (adopt). */
+/** Registers the onboarding commands (adopt, add). */
 export function registerOnboardCommands(program: Command, inv: Invocation, ctx: () => Context): void {
   program
     .command('adopt')
@@ -18,5 +19,16 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
     .option('--dry-run', 'show the plan only; write nothing')
     .action(async (files: string[], flags: AdoptFlags) =>
       inv.setResult('adopt', await adoptCommand(ctx(), inv.output(), files, flags)),
+    );
+
+  program
+    .command('add')
+    .description('write a recipe from a repository URL (forge) or a download URL (direct)')
+    .argument('<url>', 'repository URL on the hub, the lab or Gitea/Forgejo, or a download URL')
+    .option('--name <name>', 'app name (default: from the repository or file name)')
+    .option('--install', 'then install the app (as `update NAME`)')
+    .option('--dry-run', 'print the recipe only; write nothing')
+    .action(async (url: string, flags: AddFlags) =>
+      inv.setResult('add', await addCommand(ctx(), inv.output(), url, flags, inv.setSink)),
     );
 }

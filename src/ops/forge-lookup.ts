@@ -37,3 +37,18 @@ export function isHubOrLab(run: Run, url: string): boolean {
     return false;
   }
 }
+
+/**
+ * The repository a URL points into, as a recipe writes it: hub and self-hosted `origin/owner/repo`,
+ * lab the project path before `/-/`; undefined when the URL names no repository.
+ */
+export function canonicalRepository(run: Run, url: string): string | undefined {
+  try {
+    const route = routeRepository(url, run.ws.global);
+    const origin = new URL(url).origin;
+    if (route.kind === 'lab') return `${origin}/${route.path}`;
+    return `${origin}/${route.owner}/${route.repo}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,10 +7,11 @@ import { basename, join, resolve } from 'node:path';
 import type { Workspace } from '../../config/workspace.js';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
 import type { Run } from '../../engine/run.js';
-import { isHubOrLab, latestRelease } from '../forge-lookup.js';
+import { canonicalRepository, isHubOrLab, latestRelease } from '../forge-lookup.js';
 import { looksLikeAppImageName, managerOf } from './file-names.js';
 import { inspectAppImage } from './inspect.js';
-import { planAdoption, type AdoptPlan, type RecipeDraft } from './plan.js';
+import { planAdoption, type AdoptPlan } from './plan.js';
+import type { RecipeDraft } from '../recipe-text.js';
 import { takeAdoption, type AdoptMode, type AdoptTaken } from './take.js';
 
 /** One file's row of the plan or result. */
@@ -95,6 +96,7 @@ async function planFile(
       nodeArch: run.ctx.arch,
       lookupRelease: (repo) => latestRelease(run, repo),
       isKnownForge: (url) => isHubOrLab(run, url),
+      repositoryOf: (url) => canonicalRepository(run, url),
     });
     return { row: rowOf(file, plan), plan };
   } catch (err) {
@@ -119,7 +121,7 @@ export async function adoptFiles(
         status: 'not_adoptable',
         error: errorOf(
           new KeeperError(
-            'ADOPT_APP_EXISTS',
+            'APP_EXISTS',
             `an app named ${plan.recipe.name} already has a recipe or comes earlier in this adoption`,
             {
               hint: 'pass --name NAME to adopt the file under another name',

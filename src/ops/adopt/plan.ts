@@ -8,17 +8,10 @@ import { APP_NAME_RE } from '../../config/recipe-checks.js';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
 import { appImageArch, archesInName, retargetArch, type AppImageArch } from '../../forge/arch.js';
 import type { ForgeRelease } from '../../forge/release.js';
+import type { RecipeDraft } from '../recipe-text.js';
 import { deriveAssetMatch } from '../recipe-from-release.js';
 import { nameFromFileName } from './file-names.js';
 import type { AdoptInspection } from './inspect.js';
-
-/** The recipe `adopt` writes, as plain YAML values. */
-export interface RecipeDraft {
-  name: string;
-  strategy: Record<string, unknown>;
-  /** true, `auto` or a control file URL. */
-  zsync?: boolean | string | undefined;
-}
 
 /** How one file would be adopted, or why it cannot be. */
 export type AdoptPlan =
@@ -43,6 +36,8 @@ export interface PlanOptions {
   lookupRelease: (repository: string) => Promise<ForgeRelease>;
   /** Whether a repository URL belongs to the hub or the lab (configured hosts included). */
   isKnownForge: (url: string) => boolean;
+  /** The repository a URL points into, as a recipe writes it. */
+  repositoryOf: (url: string) => string | undefined;
 }
 
 const RETIRED = new Set(['bintray-zsync', 'ocs-v1-appimagehub-zsync']);
@@ -129,7 +124,7 @@ async function fromAppStream(
   const tried: string[] = [];
   for (const [kind, url] of candidates) {
     if (!url || !opts.isKnownForge(url)) continue;
-    const repository = repositoryOf(url);
+    const repository = opts.repositoryOf(url);
     if (!repository) continue;
     try {
       const release = await opts.lookupRelease(repository);
@@ -148,22 +143,6 @@ async function fromAppStream(
   }
   if (tried.length) notes.push(...tried);
   return undefined;
-}
-
-/** `https://host/owner/repo[/anything]` → `https://host/owner/repo` (lab: the path before `/-/`). */
-function repositoryOf(url: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
-  const segments = u.pathname.split('/').filter(Boolean);
-  const dash = segments.indexOf('-');
-  const path =
-    dash === -1 ? segments.slice(0, u.host === 'github.com' ? 2 : segments.length) : segments.slice(0, dash);
-  if (path.length < 2) return undefined;
-  return `${u.origin}/${path.map((s) => s.replace(/\.git$/, '')).join('/')}`;
 }
 
 /** Plans the adoption of one inspected file. Never throws: a file that cannot be adopted says why. */

@@ -5,10 +5,9 @@
  * never deleted or overwritten; when anything fails before state is written, the recipe written
  * here is removed again and the file is where it was.
  */
-import { constants, copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256File } from '../../appimage/verify.js';
-import { loadRecipe } from '../../config/load-recipe.js';
 import { effectiveAppSettings } from '../../config/settings.js';
 import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
@@ -21,7 +20,7 @@ import { placeSymlink } from '../../install/symlink.js';
 import type { InstalledRecord } from '../../state/types.js';
 import { adoptedIdentity } from '../../engine/adopted-identity.js';
 import type { AdoptPlan } from './plan.js';
-import { recipeText } from './recipe-text.js';
+import { writeNewRecipe } from '../recipe-text.js';
 
 /** Where the adopted file goes. */
 export type AdoptMode = 'move' | 'copy' | 'in-place';
@@ -58,30 +57,6 @@ async function moveFile(from: string, to: string): Promise<void> {
   }
 }
 
-async function writeRecipe(
-  ws: Workspace,
-  plan: Extract<AdoptPlan, { ok: true }>,
-): Promise<{ file: string; dir: string }> {
-  const name = plan.recipe.name;
-  if (ws.apps.some((a) => a.name.toLowerCase() === name.toLowerCase())) {
-    throw new KeeperError('ADOPT_APP_EXISTS', `an app named ${name} already has a recipe`, {
-      hint: 'pass --name NAME to adopt the file under another name',
-    });
-  }
-  const dir = join(ws.paths.appsDir, name);
-  const file = join(dir, `${name}.yml`);
-  await mkdir(dir, { recursive: true });
-  const text = recipeText(plan.recipe, [`adopted from ${plan.file}`, `source: ${plan.source}`]);
-  try {
-    await writeFile(file, text, { flag: 'wx', mode: 0o644 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
-      throw new KeeperError('ADOPT_APP_EXISTS', `${file} already exists`, { hint: 'pass --name NAME' });
-    throw err;
-  }
-  return { file, dir };
-}
-
 /** Adopts one planned file (under the lock; the caller saves state). */
 export async function takeAdoption(
   plan: Extract<AdoptPlan, { ok: true }>,
@@ -90,19 +65,15 @@ export async function takeAdoption(
   run: Run,
 ): Promise<AdoptTaken> {
   const { ctx, store } = run;
-  const recipe = await writeRecipe(ws, plan);
-  let settings: AppSettings;
+  const recipe = await writeNewRecipe(ws, plan.recipe, [
+    `adopted from ${plan.file}`,
+    `source: ${plan.source}`,
+  ]);
   let placed: string | undefined;
   try {
-    const parsed = await loadRecipe({
-      id: plan.recipe.name,
-      file: recipe.file,
-      dir: recipe.dir,
-      layout: 'folder',
-    });
-    settings = effectiveAppSettings({
+    const settings: AppSettings = effectiveAppSettings({
       global: ws.global,
-      recipe: parsed.values,
+      recipe: recipe.parsed.values,
       recipeFile: recipe.file,
       recipeDir: recipe.dir,
       env: ctx.env,
@@ -178,8 +149,7 @@ export async function takeAdoption(
     // Put the file back where it was when it had been moved, and drop the recipe written above.
     if (placed && mode === 'move') await rename(placed, plan.file).catch(() => undefined);
     if (placed && mode === 'copy') await rm(placed, { force: true });
-    await rm(recipe.file, { force: true });
-    await rm(recipe.dir, { recursive: false }).catch(() => undefined);
+    await recipe.undo();
     throw err;
   }
 }
