@@ -3,7 +3,7 @@
  * without ever replacing a file, validated as `validate` would (an invalid one is removed again).
  */
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
 import { loadRecipe, type ParsedRecipe } from '../config/load-recipe.js';
 import { RECIPE_SCHEMA_FILE } from '../config/templates.js';
@@ -16,6 +16,8 @@ export interface RecipeDraft {
   strategy: Record<string, unknown>;
   /** true, `auto` or a control file URL. */
   zsync?: boolean | string | undefined;
+  /** Files written beside the recipe (a resolver script), by name; executable. */
+  files?: Record<string, string> | undefined;
 }
 
 /** Serialises a recipe draft; `comment` lines go above it (where it came from). */
@@ -59,11 +61,17 @@ export async function writeNewRecipe(
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw taken();
     throw err;
   }
+  const extra: string[] = [];
   const undo = async (): Promise<void> => {
-    await rm(file, { force: true });
+    for (const f of [file, ...extra]) await rm(f, { force: true });
     await rmdir(dir).catch(() => undefined);
   };
   try {
+    for (const [fileName, text] of Object.entries(draft.files ?? {})) {
+      const path = join(dir, basename(fileName));
+      await writeFile(path, text, { flag: 'wx', mode: 0o755 });
+      extra.push(path);
+    }
     const parsed = await loadRecipe({ id: name, file, dir, layout: 'folder' });
     return { file, dir, parsed, undo };
   } catch (err) {

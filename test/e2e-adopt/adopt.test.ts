@@ -219,6 +219,37 @@ void describe('adopt: every transport on fixtures', () => {
     assert.equal(((await recipeOf(w, 'allrel')).strategy as { prerelease: unknown }).prerelease, true);
   });
 
+  void test('pling-v1-zsync → generated script recipe querying the Pling OCS API (base URL pointed at the sim)', async () => {
+    const w = await suite.world();
+    const body = await fixtureAppImage('plinged', '1.0', {
+      updateInfo: 'pling-v1-zsync|1234567|Plinged-*-x86_64.AppImage.zsync',
+    });
+    const file = await incoming(w, 'Plinged-1.0-x86_64.AppImage', body);
+    const r = await w.run<AdoptJson>(['--json', 'adopt', file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual((await recipeOf(w, 'plinged')).strategy, {
+      strategy: 'script',
+      script_path: 'resolver.sh',
+    });
+    const link = (n: string) => suite.sim.putAsset(`/pling/${n}`, body);
+    const xml = [
+      '<?xml version="1.0"?><ocs><data><content details="full">',
+      `<downloadname1>Plinged-2.0-aarch64.AppImage</downloadname1><downloadlink1>${link('a')}</downloadlink1>`,
+      `<downloadname2>Plinged-2.0-x86_64.AppImage</downloadname2><downloadlink2>${link('b')}?x=1&amp;y=2</downloadlink2>`,
+      '</content></data></ocs>',
+    ].join('\n');
+    suite.sim.putAsset('/ocs/v1/content/data/1234567', Buffer.from(xml));
+    w.env.PLING_API_URL = `${suite.sim.url}/ocs/v1`;
+    const check = await w.run<{ apps: { status: string; latest_version: string; url: string }[] }>([
+      '--json',
+      'check',
+    ]);
+    assert.equal(check.code, 0, check.stdout + check.stderr);
+    assert.equal(check.json?.apps[0]?.status, 'update_available', check.stdout);
+    assert.equal(check.json?.apps[0]?.latest_version, '2.0', check.stdout);
+    assert.equal(check.json?.apps[0]?.url, `${suite.sim.url}/pling/b?x=1&y=2`);
+  });
+
   void test('a retired transport (bintray-zsync) is a clear error naming the string; the file stays', async () => {
     const w = await suite.world();
     const body = await fixtureAppImage('oldie', '0.9', {

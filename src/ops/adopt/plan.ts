@@ -11,6 +11,7 @@ import type { ForgeRelease } from '../../forge/release.js';
 import type { RecipeDraft } from '../recipe-text.js';
 import { deriveAssetMatch } from '../recipe-from-release.js';
 import { nameFromFileName } from './file-names.js';
+import { plingResolverScript } from './pling-script.js';
 import type { AdoptInspection } from './inspect.js';
 
 /** How one file would be adopted, or why it cannot be. */
@@ -172,10 +173,15 @@ export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Pr
       return done({ name, strategy: fromZsync(info.url), zsync: info.url }, `update information ${info.raw}`);
     }
     if (info.transport === 'pling-v1-zsync') {
-      throw new KeeperError(
-        'ADOPT_TRANSPORT_UNSUPPORTED',
-        `update information "${info.raw}" (pling-v1-zsync) is not adopted automatically yet`,
-        { hint: `write a script recipe: appimage-keeper init --app ${name} --strategy script` },
+      const pattern = archFixed(info.pattern.replace(/\.zsync$/i, ''), opts.nodeArch, notes);
+      const script = plingResolverScript(info.id, pattern);
+      return done(
+        {
+          name,
+          strategy: { strategy: 'script', script_path: 'resolver.sh' },
+          files: { 'resolver.sh': script },
+        },
+        `update information ${info.raw}`,
       );
     }
     if (info.transport === 'unknown') {
