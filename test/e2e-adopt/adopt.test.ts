@@ -1,6 +1,7 @@
 // `adopt` end to end: real AppImages from the corpus and fixtures with every kind of update
 // information, adopted by the built CLI into a temp home whose hub is the sim.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -10,6 +11,7 @@ import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-app
 import { sha256 } from '../helpers/sha256.js';
 import { useSimSuite } from '../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../helpers/sim-world.js';
+import { disposeFixtures as disposeZsyncFixtures, zsyncmake } from '../e2e-zsync/harness.js';
 
 interface Row {
   file: string;
@@ -67,7 +69,10 @@ const exists = (p: string): Promise<boolean> =>
     () => false,
   );
 
-after(disposeFixtureAppImages);
+after(async () => {
+  await disposeFixtureAppImages();
+  await disposeZsyncFixtures();
+});
 
 void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus() }, () => {
   void test('appimagetool: gh-releases-zsync with a moving tag → hub recipe; key pinned by adopt; first check compares digests', async () => {
@@ -172,6 +177,46 @@ void describe('adopt: every transport on fixtures', () => {
     // --copy leaves the original.
     assert.ok(await exists(file));
     assert.ok(await exists(join(w.storageDir, 'streamy.AppImage')));
+  });
+
+  void test('the adopted file is the zsync seed of the first update', async () => {
+    const w = await suite.world();
+    // The same incompressible payload in both versions: what a delta can reuse.
+    const shared = { 'usr/share/seeded/data.bin': randomBytes(600_000) };
+    const v1 = await fixtureAppImage('seeded', '1.0.0', {
+      extraFiles: shared,
+      updateInfo: 'gh-releases-zsync|e2e|seeded|latest|Seeded-*-x86_64.AppImage.zsync',
+    });
+    const v2 = await fixtureAppImage('seeded', '2.0.0', {
+      extraFiles: shared,
+      updateInfo: 'gh-releases-zsync|e2e|seeded|latest|Seeded-*-x86_64.AppImage.zsync',
+    });
+    const r = await w.run<AdoptJson>([
+      '--json',
+      'adopt',
+      await incoming(w, 'Seeded-1.0.0-x86_64.AppImage', v1),
+    ]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const url = suite.sim.putAsset('/dl/Seeded-2.0.0-x86_64.AppImage', v2);
+    const control = suite.sim.putAsset('/dl/Seeded-2.0.0-x86_64.AppImage.zsync', await zsyncmake(v2, url));
+    suite.sim.hub.setLatest('e2e', 'seeded', {
+      tag: 'v2.0.0',
+      assets: [
+        { name: 'Seeded-2.0.0-x86_64.AppImage', url, digest: `sha256:${sha256(v2)}` },
+        { name: 'Seeded-2.0.0-x86_64.AppImage.zsync', url: control },
+      ],
+    });
+    const up = await w.run<{ apps: { status: string; method: string; bytes_reused: number }[] }>([
+      '--json',
+      'update',
+    ]);
+    assert.equal(up.code, 0, up.stdout + up.stderr);
+    const app = up.json?.apps[0];
+    assert.equal(app?.status, 'updated');
+    assert.equal(app?.method, 'zsync');
+    assert.ok((app?.bytes_reused ?? 0) > 300_000, up.stdout);
+    const state = await w.readState<StateJson>('throw');
+    assert.equal(state.apps.seeded?.installed?.sha256, sha256(v2));
   });
 
   void test('a wrong architecture in the pattern is fixed and reported; latest-pre → prerelease: only', async () => {
