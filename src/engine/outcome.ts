@@ -59,3 +59,8 @@ export function outcomeFor(name: string, status: AppStatus, fromVersion: string 
     warnings: [],
   };
 }
+
+/** Why a removed app is skipped until it is named (`update APP` installs it again). */
+export function removedReason(name: string): string {
+  return `removed; run \`update ${name}\` to install it again`;
+}

@@ -2,7 +2,7 @@ import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
-import { outcomeFor, type AppOutcome } from './outcome.js';
+import { outcomeFor, removedReason, type AppOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { resolveStep } from './resolve-step.js';
@@ -12,6 +12,8 @@ import { LIMITS, type Run } from './run.js';
 export interface UpdateOptions {
   force: boolean;
   dryRun: boolean;
+  /** Apps named on the command line: a removed app is installed again only when named. */
+  named?: readonly string[] | undefined;
 }
 
 /**
@@ -41,6 +43,12 @@ export async function updateApps(
         ...outcomeFor(entry.name, 'skipped', fromVersion),
         path: state.installed?.file ?? null,
         reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
+      };
+    }
+    if (state?.removedAt && !opts.named?.includes(entry.name)) {
+      return {
+        ...outcomeFor(entry.name, 'skipped', fromVersion),
+        reason: removedReason(entry.name),
       };
     }
     const strategy = settings.strategy.strategy;
@@ -79,6 +87,7 @@ export async function updateApps(
         integration: result.integration,
         symlink: result.symlink,
         hold: false,
+        removedAt: undefined,
         lastCheck: done,
         lastUpdate: done,
         lastError: undefined,

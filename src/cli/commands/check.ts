@@ -10,7 +10,7 @@ import { runLocked } from './engine-run.js';
 export async function checkCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
   const started = Date.now();
   const outcomes = await runLocked(ctx, out, 'check', names, async (run, entries) => {
-    const result = await checkApps(run, entries);
+    const result = await checkApps(run, entries, names);
     await run.store.save();
     return result;
   });

@@ -45,6 +45,7 @@ export async function listCommand(
         strategy: app.ok ? app.settings.strategy.strategy : (s?.strategy ?? null),
         ignored: app.ok ? app.settings.ignore : false,
         held: s?.hold === true,
+        removed: s?.removedAt !== undefined,
         version: s?.installed?.version ?? null,
         previous_version: s?.previous?.version ?? null,
         path: file ?? null,
@@ -72,13 +73,15 @@ export async function listCommand(
       ? c.red('invalid recipe')
       : a.ignored
         ? c.dim('ignored')
-        : a.held
-          ? c.yellow('held')
-          : a.path && !a.file_present
-            ? c.red('file missing')
-            : a.version
-              ? 'installed'
-              : c.dim('not installed');
+        : a.removed
+          ? c.dim('removed')
+          : a.held
+            ? c.yellow('held')
+            : a.path && !a.file_present
+              ? c.red('file missing')
+              : a.version
+                ? 'installed'
+                : c.dim('not installed');
     rows.push([
       a.name,
       a.strategy ?? '-',

@@ -46,6 +46,7 @@ export async function updateCommand(
       const result = await updateApps(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
+        named: names,
       });
       if (!flags.dryRun) {
         const summary = summarize(result);

@@ -154,7 +154,8 @@ export async function stateChecks(ctx: Context, ws: Workspace | undefined): Prom
 
   if (ws) {
     const known = new Set(ws.apps.map((a) => a.name));
-    const orphans = apps.map(([n]) => n).filter((n) => !known.has(n));
+    // A removed app has nothing installed: without its recipe it is no orphan, only a stale mark.
+    const orphans = apps.filter(([n, s]) => !known.has(n) && !s.removedAt).map(([n]) => n);
     checks.push(
       orphans.length
         ? check(
