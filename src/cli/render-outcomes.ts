@@ -7,6 +7,32 @@ function retryText(iso: string): string {
   return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
 
+/**
+ * Where the desktop entry went: always when none was installed or our own id replaced the upstream
+ * one (both are worth knowing), with --verbose also when the upstream id was used.
+ */
+function desktopLines(o: AppOutcome, out: Output): string[] {
+  const d = o.desktop;
+  if (!d) return [];
+  const { c } = out;
+  if (d.skipped) {
+    // A reason that is already a warning is not repeated.
+    return o.warnings.some((w) => w.includes(d.skipped ?? ''))
+      ? []
+      : [c.dim(`             no desktop entry: ${d.skipped}`)];
+  }
+  if (d.fallback_reason) {
+    return [
+      c.dim(
+        `             desktop entry ${d.id ?? '?'}.desktop (not ${d.upstream_id ?? 'the upstream id'}: ${d.fallback_reason})`,
+      ),
+    ];
+  }
+  return out.verbose
+    ? [c.dim(`             desktop entry ${d.id ?? '?'}.desktop (the AppImage's own id)`)]
+    : [];
+}
+
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
   const { c } = out;
@@ -23,6 +49,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         `${c.green('updated')}      ${name} ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
       if (o.path) lines.push(c.dim(`             ${o.path}`));
+      lines.push(...desktopLines(o, out));
       break;
     }
     case 'up_to_date':

@@ -8,6 +8,7 @@ import { cleanStaleTemps } from '../net/download/index.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { placeAppImage } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
 import { expectedChecksum } from './checksum.js';
@@ -21,6 +22,8 @@ export interface InstallResult {
   previous: InstalledRecord | undefined;
   symlink: string | undefined;
   integration: AppState['integration'];
+  /** Where the desktop entry went (undefined when integration is off or failed). */
+  desktop: DesktopPlacement | undefined;
   warnings: string[];
   method: string;
   bytesDownloaded: number;
@@ -129,19 +132,18 @@ export async function installApp(
         warnings.push(err instanceof Error ? err.message : String(err));
       }
     }
-    const integ = await integrateStep(
-      settings,
-      placed.file,
-      symlink,
-      current?.integration,
-      run.ctx.paths.dataHome,
-    );
+    const integ = await integrateStep(settings, placed.file, symlink, current?.integration, {
+      dataHome: run.ctx.paths.dataHome,
+      dataDirs: run.ctx.paths.dataDirs,
+      claims: run.desktopClaims,
+    });
     warnings.push(...integ.warnings);
     return {
       installed,
       previous,
       symlink,
       integration: integ.record,
+      desktop: integ.placement,
       warnings,
       method: fetched.method,
       bytesDownloaded: fetched.bytesDownloaded,

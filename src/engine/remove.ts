@@ -2,6 +2,7 @@ import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
+import { DesktopClaims } from '../install/desktop-claims.js';
 import { removeIntegration } from '../install/desktop-integration.js';
 import { PREVIOUS_DIR } from '../install/place.js';
 import { removeSymlink } from '../install/symlink.js';
@@ -86,10 +87,12 @@ export async function removeApp(
     else if (r === 'missing') out.missing.push(state.symlink);
     else out.skipped.push(state.symlink);
   }
+  // Built from the other apps' records: an icon name one of them holds is not ours to delete.
+  const claims = DesktopClaims.fromState(store.snapshot().apps);
   for (const integration of [state?.integration, state?.previous?.integration]) {
     if (!integration) continue;
     try {
-      const r = await removeIntegration(integration);
+      const r = await removeIntegration(integration, name, claims);
       out.removed.push(...r.removed.filter((p) => !out.removed.includes(p)));
       out.missing.push(...r.missing.filter((p) => !out.missing.includes(p) && !out.removed.includes(p)));
       out.skipped.push(...r.skipped);

@@ -2,11 +2,23 @@ import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
-import { outcomeFor, removedReason, type AppOutcome } from './outcome.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
+import { outcomeFor, removedReason, type AppOutcome, type DesktopOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
+
+/** The outcome's view of where the desktop entry went. */
+function desktopOutcome(p: DesktopPlacement): DesktopOutcome {
+  return {
+    id: p.id,
+    file: p.file,
+    upstream_id: p.upstreamId,
+    ...(p.fallbackReason ? { fallback_reason: p.fallbackReason } : {}),
+    ...(p.skipped ? { skipped: p.skipped } : {}),
+  };
+}
 
 /** Flags of `update`. */
 export interface UpdateOptions {
@@ -103,6 +115,7 @@ export async function updateApps(
         method: result.method,
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,
+        ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
       };
     } catch (err) {
       const e = toKeeperError(err);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import { integrateStep } from '../engine/integrate-step.js';
+import { integrateStep, type DesktopDirs } from '../engine/integrate-step.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { previousPath } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
@@ -51,7 +51,7 @@ function nothing(name: string, message: string, hint: string): KeeperError {
 export async function rollbackApp(
   settings: AppSettings,
   store: StateStore,
-  dataHome: string,
+  dirs: DesktopDirs,
   now: Date,
 ): Promise<RollbackResult> {
   const name = settings.name;
@@ -130,7 +130,7 @@ export async function rollbackApp(
       warnings.push(err instanceof Error ? err.message : String(err));
     }
   }
-  const integ = await integrateStep(settings, target, symlink, state.integration, dataHome);
+  const integ = await integrateStep(settings, target, symlink, state.integration, dirs);
   warnings.push(...integ.warnings);
 
   const { integration: _unused, ...restored } = prev;

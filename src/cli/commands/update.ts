@@ -96,6 +96,7 @@ export async function updateCommand(
         ...(o.method ? { method: o.method } : {}),
         ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
         ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        ...(o.desktop ? { desktop: o.desktop } : {}),
         warnings: o.warnings,
       })),
       summary: {
