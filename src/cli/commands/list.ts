@@ -1,4 +1,5 @@
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
+import { markOf } from '../../install/desktop-target.js';
 import { loadWorkspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { StateStore } from '../../state/store.js';
@@ -13,6 +14,13 @@ async function present(path: string | undefined, follow = true): Promise<boolean
     () => true,
     () => false,
   );
+}
+
+/** True when the desktop file exists and its mark names `app` (another app's or a foreign file is not). */
+async function ownsDesktopFile(path: string | undefined, app: string): Promise<boolean> {
+  if (!path) return false;
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  return text !== undefined && markOf(text) === app;
 }
 
 // A day is enough in a table; --json has the full timestamps.
@@ -54,6 +62,7 @@ export async function listCommand(
         integration: app.ok ? app.settings.manage_desktop_files : null,
         desktop_entry: s?.integration?.desktopFile ?? null,
         desktop_entry_present: await present(s?.integration?.desktopFile),
+        desktop_entry_ours: await ownsDesktopFile(s?.integration?.desktopFile, app.name),
         symlink: s?.symlink ?? null,
         symlink_present: await present(s?.symlink, false),
         last_check: s?.lastCheck ?? null,
@@ -89,7 +98,15 @@ export async function listCommand(
       a.size === null ? '-' : formatBytes(a.size),
       day(a.last_check),
       day(a.last_update),
-      a.desktop_entry ? (a.desktop_entry_present ? 'yes' : c.red('missing')) : a.integration ? '-' : 'off',
+      a.desktop_entry
+        ? !a.desktop_entry_present
+          ? c.red('missing')
+          : a.desktop_entry_ours
+            ? 'yes'
+            : c.red('not ours')
+        : a.integration
+          ? '-'
+          : 'off',
       a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
       status,
       a.path ?? '-',
