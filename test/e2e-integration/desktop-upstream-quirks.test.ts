@@ -5,12 +5,31 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { desktopFileValidate, exists, key, listDir, parseDesktop, useIntegrationSuite } from './harness.js';
+import {
+  desktopFileValidate,
+  exists,
+  key,
+  listDir,
+  parseDesktop,
+  useIntegrationSuite,
+  type World,
+} from './harness.js';
+import type { CliRun } from '../helpers/run-cli.js';
+import type { UpdateJson } from '../helpers/update-json.js';
 import { fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease } from '../helpers/hub-release.js';
 import { appOf } from '../helpers/json-output.js';
 
 const suite = useIntegrationSuite();
+
+/** Publishes `app` 1.0 shipping `desktop`, writes its recipe and runs `update` (which must exit 0). */
+async function installWith(w: World, app: string, desktop: string): Promise<CliRun<UpdateJson>> {
+  publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { desktop }));
+  await w.recipe(app);
+  const r = await w.update();
+  assert.equal(r.code, 0, r.stderr);
+  return r;
+}
 
 async function assertValid(path: string): Promise<void> {
   const v = await desktopFileValidate(path);
@@ -44,10 +63,7 @@ void describe('upstream desktop entries that are hostile or broken', () => {
       'Exec[it]=/bin/sh -c vendor-it',
       '',
     ].join('\n');
-    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { desktop }));
-    await w.recipe(app);
-    const r = await w.update();
-    assert.equal(r.code, 0, r.stderr);
+    await installWith(w, app, desktop);
     const file = join(w.applicationsDir, `${app}.desktop`);
     const text = await readFile(file, 'utf8');
     assert.doesNotMatch(text, /^(Try)?Exec\[/m);
@@ -120,10 +136,7 @@ void describe('upstream desktop entries that are hostile or broken', () => {
       'Key=value',
       '',
     ].join('\n');
-    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { desktop }));
-    await w.recipe(app);
-    const r = await w.update();
-    assert.equal(r.code, 0, r.stderr);
+    const r = await installWith(w, app, desktop);
     const o = appOf(r, app);
     assert.equal(o.status, 'updated');
     assert.match(o.warnings.join('\n'), /added Type=Application/);
@@ -145,10 +158,7 @@ void describe('upstream desktop entries that are hostile or broken', () => {
     const desktop = ['[Desktop Entry]', 'Type=Link', 'Name=Linky', 'URL=https://example.invalid/', ''].join(
       '\n',
     );
-    publishHubRelease(suite.sim, app, '1.0', await fixtureAppImage(app, '1.0', { desktop }));
-    await w.recipe(app);
-    const r = await w.update();
-    assert.equal(r.code, 0, r.stderr);
+    const r = await installWith(w, app, desktop);
     const o = appOf(r, app);
     assert.equal(o.status, 'updated');
     assert.match(o.warnings.join('\n'), /Type=Link.*not an application/);
