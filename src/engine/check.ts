@@ -54,6 +54,7 @@ export async function checkApps(
       path: run.store.app(entry.name)?.installed?.file ?? null,
       url: r.url,
       reason: step.reason,
+      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
   });
   return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));

@@ -115,6 +115,7 @@ export async function installApp(
       size: fetched.size,
       sha256: fileSha,
       installedAt: now,
+      ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     };
     const previous =
       placed.previous && current?.installed ? { ...current.installed, file: placed.previous } : undefined;
@@ -132,10 +133,14 @@ export async function installApp(
         warnings.push(err instanceof Error ? err.message : String(err));
       }
     }
-    const integ = await integrateStep(settings, placed.file, symlink, current?.integration, {
+    const integ = await integrateStep(settings, {
+      appImagePath: placed.file,
+      symlink,
+      previous: current?.integration,
       dataHome: run.ctx.paths.dataHome,
       dataDirs: run.ctx.paths.dataDirs,
       claims: run.desktopClaims,
+      env: run.ctx.env,
     });
     warnings.push(...integ.warnings);
     return {

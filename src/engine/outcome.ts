@@ -35,6 +35,8 @@ export interface AppOutcome {
   url?: string | undefined;
   /** Where the desktop entry went (updated apps with desktop integration). */
   desktop?: DesktopOutcome | undefined;
+  /** The proxy base the release metadata came through (the hub was rate-limited). */
+  via_proxy?: string | undefined;
 }
 
 /** Counts of every outcome, always covering all selected apps. */

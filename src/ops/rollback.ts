@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import { integrateStep, type DesktopDirs } from '../engine/integrate-step.js';
+import { integrateStep, type IntegrateTarget } from '../engine/integrate-step.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { previousPath } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
@@ -51,8 +51,9 @@ function nothing(name: string, message: string, hint: string): KeeperError {
 export async function rollbackApp(
   settings: AppSettings,
   store: StateStore,
-  dirs: DesktopDirs,
+  dirs: Pick<IntegrateTarget, 'dataHome' | 'dataDirs' | 'claims'>,
   now: Date,
+  env: NodeJS.ProcessEnv,
 ): Promise<RollbackResult> {
   const name = settings.name;
   const state = store.app(name);
@@ -130,7 +131,13 @@ export async function rollbackApp(
       warnings.push(err instanceof Error ? err.message : String(err));
     }
   }
-  const integ = await integrateStep(settings, target, symlink, state.integration, dirs);
+  const integ = await integrateStep(settings, {
+    appImagePath: target,
+    symlink,
+    previous: state.integration,
+    ...dirs,
+    env,
+  });
   warnings.push(...integ.warnings);
 
   const { integration: _unused, ...restored } = prev;

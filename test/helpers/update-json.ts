@@ -19,6 +19,7 @@ export interface UpdateAppJson {
     fallback_reason?: string;
     skipped?: string;
   };
+  via_proxy?: string;
   warnings: string[];
 }
 

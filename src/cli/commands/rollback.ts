@@ -16,6 +16,7 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
       run.store,
       { dataHome: ctx.paths.dataHome, dataDirs: ctx.paths.dataDirs, claims: run.desktopClaims },
       ctx.now(),
+      ctx.env,
     );
     await run.store.save();
     return r;
