@@ -15,23 +15,36 @@ void describe('desktop claims', () => {
   let image: string;
   before(async () => {
     tmp = await tempDir();
-    image = join(tmp.dir, 'tool.AppImage');
     // Every app below installs this one image: same desktop id (tool), same icon.
-    await makeAppImage({
-      outFile: image,
-      name: 'tool',
-      version: '1.0',
-      desktop: false,
-      extraFiles: { 'tool.desktop': defaultDesktopEntry('tool', '1.0') },
-    });
+    image = await imageShipping('tool');
   });
   after(() => tmp.cleanup());
 
-  const integrate = (app: string, dataHome: string, claims: DesktopClaims, dataDirs: string[] = []) =>
+  /** A real AppImage of the app `tool` whose desktop file is `<id>.desktop`. */
+  async function imageShipping(id: string): Promise<string> {
+    const outFile = join(tmp.dir, `${id}.AppImage`);
+    const desktop = defaultDesktopEntry('tool', '1.0');
+    await makeAppImage({
+      outFile,
+      name: 'tool',
+      version: '1.0',
+      desktop: false,
+      extraFiles: { [`${id}.desktop`]: desktop },
+    });
+    return outFile;
+  }
+
+  const integrate = (
+    app: string,
+    dataHome: string,
+    claims: DesktopClaims,
+    dataDirs: string[] = [],
+    file = image,
+  ) =>
     integrateDesktop({
       appName: app,
-      appImagePath: image,
-      execPath: image,
+      appImagePath: file,
+      execPath: file,
       dataHome,
       dataDirs,
       claims,
@@ -85,42 +98,19 @@ void describe('desktop claims', () => {
   void test('an id a system data dir provides, also in sub-directory form, is not used', async () => {
     const system = join(tmp.dir, 'system');
     await mkdir(join(system, 'applications', 'kde'), { recursive: true });
-    const nestedImage = join(tmp.dir, 'kde-tool.AppImage');
-    await makeAppImage({
-      outFile: nestedImage,
-      name: 'tool',
-      version: '1.0',
-      desktop: false,
-      extraFiles: { 'kde-tool.desktop': defaultDesktopEntry('tool', '1.0') },
-    });
+    const nestedImage = await imageShipping('kde-tool');
     await writeFile(join(system, 'applications', 'kde', 'tool.desktop'), defaultDesktopEntry('tool', '0'));
     const dataHome = join(tmp.dir, 'nested');
-    const res = await integrateDesktop({
-      appName: 'kt',
-      appImagePath: nestedImage,
-      execPath: nestedImage,
-      dataHome,
-      dataDirs: [join(tmp.dir, 'absent'), system],
-      claims: new DesktopClaims(),
-      execArgs: [],
-      env: {},
-    });
+    const dirs = [join(tmp.dir, 'absent'), system];
+    const res = await integrate('kt', dataHome, new DesktopClaims(), dirs, nestedImage);
     assert.equal(res.record?.desktopId, 'appimage-keeper-kt');
     assert.equal(
       res.placement.fallbackReason,
       `kde-tool.desktop is provided by ${join(system, 'applications', 'kde', 'tool.desktop')}`,
     );
     // Without the system entry, the upstream id is used.
-    const free = await integrateDesktop({
-      appName: 'kt',
-      appImagePath: nestedImage,
-      execPath: nestedImage,
-      dataHome: join(tmp.dir, 'nested-free'),
-      dataDirs: [join(tmp.dir, 'absent')],
-      claims: new DesktopClaims(),
-      execArgs: [],
-      env: {},
-    });
+    const freeHome = join(tmp.dir, 'nested-free');
+    const free = await integrate('kt', freeHome, new DesktopClaims(), [join(tmp.dir, 'absent')], nestedImage);
     assert.equal(free.record?.desktopId, 'kde-tool');
   });
 });
