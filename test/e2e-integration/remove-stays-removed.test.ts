@@ -39,6 +39,15 @@ void describe('remove keeps the app removed', () => {
     assert.deepEqual(await listDir(w.storageDir), ['stays.AppImage']);
     const human = await w.cli(['update', '--show-all']);
     assert.match(human.stdout, new RegExp(`skipped +${app} +removed; run \`update ${app}\``));
+    // check does not report it either, unless it is named.
+    const checked = await w.cli(['--json', 'check']);
+    const checkApps = (checked.json as { apps: { name: string; status: string; reason?: string }[] }).apps;
+    assert.deepEqual(
+      checkApps.filter((a) => a.name === app).map((a) => [a.status, a.reason]),
+      [['skipped', `removed; run \`update ${app}\` to install it again`]],
+    );
+    const named = await w.cli(['--json', 'check', app]);
+    assert.equal((named.json as { apps: { status: string }[] }).apps[0]?.status, 'update_available');
     // --force lifts holds, not a removal.
     const forced = await w.update(['--force']);
     assert.equal(appOf(forced, app).status, 'skipped');
