@@ -72,6 +72,8 @@ export interface AppState {
   symlink?: string | undefined;
   /** Held apps are skipped by update until `update --force` or `unhold`. */
   hold?: boolean | undefined;
+  /** Set by `remove` (ISO time): nothing is installed and `update` skips the app until it is named. */
+  removedAt?: string | undefined;
   lastCheck?: string | undefined;
   lastUpdate?: string | undefined;
   /** Latest version seen by check or update. */
