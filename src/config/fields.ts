@@ -108,6 +108,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
   },
   {
+    key: 'delta',
+    type: '"auto", "zsync", "blockmap" or "off"',
+    default: 'auto',
+    description:
+      'Delta updates from the installed file: auto = a .zsync file (see zsync) or else the block maps electron-builder appends; off = always the whole file.',
+    aliases: [],
+    schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
+    extension: true,
+  },
+  {
     key: 'show_all',
     type: 'boolean',
     default: false,
