@@ -109,10 +109,9 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
   },
   {
     key: 'delta',
-    type: '"auto", "zsync", "blockmap" or "off"',
+    type: 'string',
     default: 'auto',
-    description:
-      'Delta updates from the installed file: auto = a .zsync file (see zsync) or else the block maps electron-builder appends; off = always the whole file.',
+    description: 'Delta updates: auto (a .zsync file, else block maps), zsync, blockmap or off.',
     aliases: [],
     schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
     extension: true,
