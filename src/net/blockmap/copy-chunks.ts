@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { ChunkHasher } from './chunk-hasher.js';
+import { blockmapError } from './errors.js';
 import type { BlockMap } from './format.js';
 import type { CopyRun } from './plan.js';
 
@@ -26,15 +27,18 @@ export interface CopyOptions {
 export async function copyChunks(opts: CopyOptions): Promise<number> {
   const { next, known } = opts;
   let reused = 0;
+  // One buffer for every piece: each piece is written before the next one is read.
+  let piece = Buffer.alloc(0);
   for (const run of opts.runs) {
     let first = run.first;
     let from = run.from;
     while (first <= run.last) {
-      opts.signal?.throwIfAborted();
+      if (opts.signal?.aborted) throw blockmapError('ABORTED', 'block map update aborted');
       let last = first;
       let bytes = next.sizes[first]!;
       while (last < run.last && bytes + next.sizes[last + 1]! <= PIECE_BYTES) bytes += next.sizes[++last]!;
-      const buf = Buffer.allocUnsafe(bytes);
+      if (piece.length < bytes) piece = Buffer.allocUnsafe(Math.max(bytes, PIECE_BYTES));
+      const buf = piece.subarray(0, bytes);
       const got = await readUpTo(opts.seed, buf, from);
       let at = 0;
       let spanStart = -1;
