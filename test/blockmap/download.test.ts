@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { withBlockMap } from '../../fixtures/blockmap.js';
 import { startSim, type Sim } from '../../sim/index.js';
-import { KeeperError } from '../../src/core/errors.js';
+import type { KeeperError } from '../../src/core/errors.js';
 import {
   blockmapDownload,
   readLocalBlockMap,
   type BlockmapRequest,
   type BlockmapResult,
 } from '../../src/net/blockmap/index.js';
-import { leftovers, pseudoRandom, tempDir, writeFiles } from '../zsync/helpers.js';
+import { expectCleanFailure, leftovers, pseudoRandom, tempDir, writeFiles } from '../zsync/helpers.js';
 
 const PREFIX = '.appimage-keeper-test-';
 
@@ -86,16 +86,8 @@ void describe('blockmapDownload against the sim', () => {
     });
   }
 
-  async function expectCode(p: Promise<unknown>, code: string): Promise<KeeperError> {
-    try {
-      await p;
-    } catch (err) {
-      assert.ok(err instanceof KeeperError, String(err));
-      assert.equal(err.code, code, err.message);
-      assert.deepEqual(await leftovers(dir, PREFIX), [], 'temp file removed');
-      return err;
-    }
-    assert.fail(`expected ${code}`);
+  function expectCode(p: Promise<unknown>, code: string): Promise<KeeperError> {
+    return expectCleanFailure(p, code, dir, PREFIX);
   }
 
   /** Bytes of the new file's chunks that the old file does not hold (by checksum). */

@@ -9,18 +9,9 @@ export function blockmapError(what: string, message: string, options: KeeperErro
 }
 
 /**
- * The error a failed block map update ends with: the shared range fetcher reports in the zsync
- * family, so those codes get the block map's prefix (warnings and `--json` name the method that
- * failed); and the bytes the attempt transferred travel in `details`, because the caller falls
- * back to a full download and reports both.
+ * The shared range fetcher reports in the zsync family; within a block map update the same
+ * failures carry the block map's prefix, so warnings and `--json` name the method that failed.
  */
-export function blockmapFailure(err: unknown, spent: { bytesFetched: number; requests: number }): unknown {
-  if (!(err instanceof KeeperError)) return err;
-  const code = err.code.startsWith('ZSYNC_') ? `BLOCKMAP_${err.code.slice('ZSYNC_'.length)}` : err.code;
-  return new KeeperError(code, err.message, {
-    hint: err.hint,
-    cause: err.cause,
-    exitCode: err.exitCode,
-    details: { ...err.details, bytesFetched: spent.bytesFetched, requests: spent.requests },
-  });
+export function blockmapCode(code: string): string {
+  return code.startsWith('ZSYNC_') ? `BLOCKMAP_${code.slice('ZSYNC_'.length)}` : code;
 }

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { KeeperError } from '../../core/errors.js';
 import { fetchRuns } from '../ranges/fetch-runs.js';
 import { offsetsLayout } from '../ranges/runs.js';
+import { newSession, withTransferCounts } from '../ranges/session.js';
 import type { HttpSession } from '../zsync/http.js';
 import { ChunkHasher } from './chunk-hasher.js';
 import { ChunkReceiver } from './chunk-receiver.js';
 import { copyChunks, writeAll } from './copy-chunks.js';
-import { blockmapError, blockmapFailure } from './errors.js';
+import { blockmapCode, blockmapError } from './errors.js';
 import type { BlockMap } from './format.js';
 import { readLocalBlockMap } from './local-map.js';
 import { planCopies } from './plan.js';
@@ -65,16 +66,11 @@ const DEFAULT_MAX_RANGES = 32;
  * caller can fall back to a full download.
  */
 export async function blockmapDownload(req: BlockmapRequest): Promise<BlockmapResult> {
-  const session: HttpSession = {
-    stallTimeoutMs: req.stallTimeoutMs,
-    signal: req.signal,
-    requests: 0,
-    bytesFetched: 0,
-  };
+  const session = newSession(req.stallTimeoutMs, req.signal);
   try {
     return await rebuild(req, session);
   } catch (err) {
-    throw blockmapFailure(err, session);
+    throw withTransferCounts(err, session, blockmapCode);
   }
 }
 
