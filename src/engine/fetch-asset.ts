@@ -57,19 +57,22 @@ export async function fetchAsset(
   let spent = 0;
   if (seedFile && settings.delta !== 'off') {
     const control = zsyncControlUrl(settings, resolution);
-    const seedMap = control || settings.delta === 'zsync' ? undefined : await readLocalBlockMap(seedFile);
+    // A block map describes the AppImage it ends; an archive around it has none of its own.
+    const archive = resolution.assetName.toLowerCase().endsWith('.zip');
+    const seedMap =
+      control || archive || settings.delta === 'zsync' ? undefined : await readLocalBlockMap(seedFile);
     let attempt: DeltaAttempt | undefined;
     if (control) attempt = await tryZsync(settings, resolution, control, seedFile, run, warn);
     else if (seedMap) attempt = await tryBlockmap(settings, resolution, seedFile, seedMap, run, warn);
+    else if (settings.delta === 'blockmap')
+      warn(
+        'BLOCKMAP_NONE_LOCAL',
+        `delta: blockmap, but ${archive ? 'the asset is a ZIP archive' : 'the installed file carries no block map'}; downloading the whole file`,
+      );
     else if (settings.zsync === 'auto' || settings.delta === 'zsync')
       warn(
         'ZSYNC_NO_CONTROL',
         `${settings.zsync === 'auto' ? 'zsync: auto' : 'delta: zsync'}, but the release has no .zsync asset; downloading the whole file`,
-      );
-    else if (settings.delta === 'blockmap')
-      warn(
-        'BLOCKMAP_NONE_LOCAL',
-        'delta: blockmap, but the installed file carries no block map; downloading the whole file',
       );
     if (attempt && 'asset' in attempt) return { ...attempt.asset, warnings };
     spent = attempt?.spent ?? 0;

@@ -10,6 +10,7 @@ import { publishHubRelease } from '../helpers/hub-release.js';
 import { appOf } from '../helpers/json-output.js';
 import { sha256 } from '../helpers/sha256.js';
 import type { UpdateAppJson, UpdateJson } from '../helpers/update-json.js';
+import { writeZip } from '../helpers/zip-writer.js';
 import { assertInstalled, installedV1, mapOf, useBlockmapSuite } from './harness.js';
 
 const suite = useBlockmapSuite();
@@ -149,6 +150,26 @@ void describe('block map fallbacks', () => {
       suite.mapped.v2,
       /delta: blockmap, but the installed file carries no block map/,
     );
+  });
+
+  void test('a ZIP asset is never probed for a block map, even when the AppImage inside has one', async () => {
+    const app = 'bmf-zip';
+    const world = await suite.world();
+    await world.recipe(app, '');
+    const zipOf = (body: Buffer): Buffer => writeZip([{ name: `${app}.AppImage`, data: body }]);
+    publishHubRelease(suite.sim, app, V1, zipOf(suite.mapped.v1), { assetName: `${app}-${V1}.zip` });
+    assert.equal(appOf(await world.update(), app).status, 'updated');
+    const pub = publishHubRelease(suite.sim, app, V2, zipOf(suite.mapped.v2), {
+      assetName: `${app}-${V2}.zip`,
+    });
+
+    const run = await world.update();
+    const o = appOf(run, app);
+    assert.equal(run.code, 0, run.stderr);
+    assert.notEqual(o.method, 'blockmap');
+    assert.deepEqual(o.warnings, [], 'no block map warning for an archive');
+    assert.equal(tailProbes(pub.path), 0);
+    await assertInstalled(world, app, o, suite.mapped.v2);
   });
 
   void test('the fallback warning is visible in human output', async () => {
