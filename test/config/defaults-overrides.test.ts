@@ -39,6 +39,7 @@ const SAMPLES: Record<string, Sample> = {
   stall_timeout: { config: 5, recipe: 0.5 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  launch_fixes: { config: false, recipe: true },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

@@ -27,6 +27,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     stall_timeout: 30,
     notify: false,
     keep_previous: true,
+    launch_fixes: true,
     name: 'demo',
     strategy,
     ignore: false,
