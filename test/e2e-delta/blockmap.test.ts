@@ -87,10 +87,10 @@ void describe('block map delta updates through update', () => {
       const world = await installedV1(suite, app, v1, extra);
       // Published as a release asset, so `auto` finds it with the recipe's default `zsync: false`.
       const controlPath = `/assets/${app}/control-${V2}`;
-      const control = await zsyncmake(v2, `${suite.sim.url}/dl/${app}/${V2}/${app}-${V2}-x86_64.AppImage`);
-      const controlUrl = suite.sim.putAsset(controlPath, control);
+      const pub = publishHubRelease(suite.sim, app, V2, v2);
+      const controlUrl = suite.sim.putAsset(controlPath, await zsyncmake(v2, pub.url));
       publishHubRelease(suite.sim, app, V2, v2, {
-        extra: (p) => [{ name: `${p.assetName}.zsync`, url: controlUrl }],
+        extra: [{ name: `${pub.assetName}.zsync`, url: controlUrl }],
       });
       const run = await world.update();
       const o = appOf(run, app);
