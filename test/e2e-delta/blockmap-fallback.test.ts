@@ -152,6 +152,22 @@ void describe('block map fallbacks', () => {
     );
   });
 
+  void test('delta: zsync without a .zsync file: full download, warning, block maps unused', async () => {
+    const app = 'bmf-zsync-only';
+    const world = await installedV1(suite, app, suite.mapped.v1, 'delta: zsync');
+    const pub = publishHubRelease(suite.sim, app, V2, suite.mapped.v2);
+
+    const run = await world.update();
+    await assertFullDownload(
+      world,
+      run,
+      app,
+      suite.mapped.v2,
+      /^delta: zsync, but the release has no \.zsync asset; downloading the whole file$/,
+    );
+    assert.equal(tailProbes(pub.path), 0);
+  });
+
   void test('a ZIP asset is never probed for a block map, even when the AppImage inside has one', async () => {
     const app = 'bmf-zip';
     const world = await suite.world();
