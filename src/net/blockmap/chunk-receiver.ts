@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { ChunkSink } from '../ranges/fetch-runs.js';
+import { WriteQueue } from '../ranges/write-queue.js';
 import type { ContentRange } from '../zsync/content-range.js';
 import type { ChunkHasher } from './chunk-hasher.js';
 import { blockmapError } from './errors.js';
@@ -16,8 +17,7 @@ export class ChunkReceiver implements ChunkSink {
   private id = -1;
   private partial: Buffer | undefined;
   private partialLen = 0;
-  private groups: { position: number; end: number; buffers: Buffer[] }[] = [];
-  private queued = 0;
+  private readonly writes: WriteQueue;
   /** End of the file's chunk area: the tail after it is never fetched as chunks. */
   private readonly chunkEnd: number;
 
@@ -25,14 +25,15 @@ export class ChunkReceiver implements ChunkSink {
     private readonly map: BlockMap,
     private readonly hasher: ChunkHasher,
     private readonly known: Uint8Array,
-    private readonly out: FileHandle,
+    out: FileHandle,
     private readonly url: string,
   ) {
     this.chunkEnd = map.fileSize - map.tailSize;
+    this.writes = new WriteQueue(out);
   }
 
   get queuedBytes(): number {
-    return this.queued;
+    return this.writes.bytes;
   }
 
   beginPart(range: ContentRange): void {
@@ -91,11 +92,8 @@ export class ChunkReceiver implements ChunkSink {
     this.id = -1;
   }
 
-  async flush(): Promise<void> {
-    const groups = this.groups;
-    this.groups = [];
-    this.queued = 0;
-    await Promise.all(groups.map((g) => this.out.writev(g.buffers, g.position)));
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 
   private accept(id: number, data: Buffer): void {
@@ -105,15 +103,7 @@ export class ChunkReceiver implements ChunkSink {
         details: { url: this.url, chunk: id },
       });
     this.known[id] = 1;
-    this.queued += data.length;
-    const position = this.map.offsets[id]!;
-    const last = this.groups[this.groups.length - 1];
-    if (last && last.end === position && last.buffers.length < 512) {
-      last.buffers.push(data);
-      last.end += data.length;
-    } else {
-      this.groups.push({ position, end: position + data.length, buffers: [data] });
-    }
+    this.writes.push(this.map.offsets[id]!, data);
   }
 
   /** The chunk starting exactly at `pos`, or -1. */
