@@ -236,6 +236,14 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
     extension: true,
   },
+  {
+    key: 'auto_self_update',
+    type: 'boolean',
+    default: false,
+    description: '`update` also runs `self-update` after the apps (read from config.yml only).',
+    aliases: [],
+    schema: z.boolean(),
+  },
 ];
 
 /** Default global settings as written by `init --global`, before path expansion. */
