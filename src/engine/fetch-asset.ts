@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { blockmapDownload, readLocalBlockMap, type BlockMap } from '../net/blockmap/index.js';
-import type { DownloadResult } from '../net/download/index.js';
+import type { ByteTap, DownloadResult } from '../net/download/index.js';
 import { zsyncDownload } from '../net/zsync/index.js';
 import type { Resolution } from '../strategy/types.js';
 import { downloadResolution } from './download-resolution.js';
@@ -41,13 +41,14 @@ type DeltaAttempt = { asset: FetchedAsset } | { spent: number };
 /**
  * Fetches the asset: a delta update against the installed file when `delta` allows one (a .zsync
  * file first, else the block maps both files carry; any failure falls back to a full download,
- * with a warning), else a plain or segmented download.
+ * with a warning), else a plain or segmented download, which feeds `tap` the bytes.
  */
 export async function fetchAsset(
   settings: AppSettings,
   resolution: Resolution,
   seedFile: string | undefined,
   run: Run,
+  tap?: ByteTap,
 ): Promise<FetchedAsset> {
   const warnings: string[] = [];
   const warn = (code: string, message: string): void => {
@@ -78,7 +79,7 @@ export async function fetchAsset(
     if (attempt && 'asset' in attempt) return { ...attempt.asset, warnings };
     spent = attempt?.spent ?? 0;
   }
-  return fullDownload(settings, resolution, run, spent, warnings);
+  return fullDownload(settings, resolution, run, spent, warnings, tap);
 }
 
 async function fullDownload(
@@ -87,11 +88,13 @@ async function fullDownload(
   run: Run,
   spent: number,
   warnings: string[],
+  tap: ByteTap | undefined,
 ): Promise<FetchedAsset> {
   const result: DownloadResult = await run.downloadLimiter(resolution.url, () =>
     downloadResolution(settings, resolution, run.ctx, {
       destDir: settings.storage_dir,
       tempPrefix: tempPrefix(settings.name),
+      tap,
       signal: run.signal,
     }),
   );
