@@ -110,6 +110,15 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
   },
   {
+    key: 'delta',
+    type: 'string',
+    default: 'auto',
+    description: 'Delta updates: auto (a .zsync file, else block maps), zsync, blockmap or off.',
+    aliases: [],
+    schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
+    extension: true,
+  },
+  {
     key: 'show_all',
     type: 'boolean',
     default: false,

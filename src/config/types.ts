@@ -5,6 +5,9 @@
 
 export type CheckMethod = 'etag' | 'last-modified';
 
+/** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */
+export type DeltaMethod = 'auto' | 'zsync' | 'blockmap' | 'off';
+
 export interface ForgeStrategy {
   strategy: 'forge';
   /** https://<host>/<owner>/<repo> (lab: nested groups allowed). */
@@ -46,6 +49,7 @@ export interface GlobalSettings {
   manage_desktop_files: boolean;
   create_symlinks: boolean;
   segmented_downloads: boolean;
+  delta: DeltaMethod;
   show_all: boolean;
   respect_rate_limits: boolean;
   hub_proxy: boolean;

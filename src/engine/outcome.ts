@@ -26,10 +26,10 @@ export interface AppOutcome {
   /** Why a skipped app was skipped: ignored, held, dry-run. */
   reason?: string | undefined;
   warnings: string[];
-  /** Bytes transferred for the AppImage (and reused from the old file with zsync). */
+  /** Bytes transferred for the AppImage (and reused from the old file by a delta update). */
   bytes_downloaded?: number | undefined;
   bytes_reused?: number | undefined;
-  /** How the file was fetched: plain, segmented, zsync. */
+  /** How the file was fetched: plain, segmented, zsync, blockmap. */
   method?: string | undefined;
   /** The asset URL (dry-run shows what would be downloaded). */
   url?: string | undefined;

@@ -18,6 +18,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     manage_desktop_files: false,
     create_symlinks: false,
     segmented_downloads: true,
+    delta: 'auto',
     show_all: false,
     respect_rate_limits: true,
     hub_proxy: false,
