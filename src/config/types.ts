@@ -82,4 +82,9 @@ export interface AppSettings extends GlobalSettings {
   recipeFile: string;
   recipeDir: string;
   token?: { value: string; source: TokenSource } | undefined;
+  /**
+   * Set when a shared token (environment, secrets.yml, config.yml) exists but is not sent because
+   * this recipe points the hub API away from the base config.yml names.
+   */
+  tokenWithheld?: TokenSource | undefined;
 }

@@ -17,6 +17,8 @@ export interface MetadataRequest {
   url: string;
   /** Extra headers (Accept, the hub token); never sent to proxies. */
   headers?: Record<string, string>;
+  /** The API base the token in `headers` belongs to; a redirect out of it drops the token. */
+  credentialsUnder?: string | undefined;
   /** Send If-None-Match / If-Modified-Since from the store and replay the cached body on 304. */
   conditional: boolean;
   /** Hub requests only: the repository a proxied answer must name. */
@@ -62,7 +64,11 @@ async function fetchOnce(
   const headers: Record<string, string> = { ...req.headers };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   else if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-  const res = await request(req.url, { headers, signal: deps.signal });
+  const res = await request(req.url, {
+    headers,
+    signal: deps.signal,
+    ...(req.credentialsUnder ? { credentialsUnder: req.credentialsUnder } : {}),
+  });
   let requests = res.requests;
 
   if (res.status === 304 && cached) {
