@@ -43,6 +43,11 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         lines.push(c.dim(`             ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}  ${o.url}`));
       }
       break;
+    case 'interrupted':
+      lines.push(
+        `${c.yellow('interrupted')}  ${name}${o.from_version ? c.dim(`  ${o.from_version} stays installed`) : ''}`,
+      );
+      break;
     case 'failed':
       lines.push(`${c.red('failed')}       ${name}: ${o.error?.message ?? 'unknown error'}`);
       if (o.error?.hint) lines.push(c.dim(`             hint: ${o.error.hint}`));
@@ -67,5 +72,6 @@ export function summaryLine(summary: Summary, command: 'check' | 'update', extra
     `${summary.failed} failed`,
     `${summary.skipped} skipped`,
   );
+  if (summary.interrupted > 0) parts.push(`${summary.interrupted} interrupted`);
   return [parts.join(', '), ...extra].join(' · ');
 }

@@ -43,6 +43,7 @@ export async function fetchAsset(
   const { ctx } = run;
   const prefix = tempPrefix(settings.name);
   const stallTimeoutMs = settings.stall_timeout * 1000;
+  const count = byteTally(run, settings.name);
   const control = seedFile ? zsyncControlUrl(settings, resolution) : undefined;
   if (settings.zsync === 'auto' && seedFile && !control) {
     const message = 'zsync: auto, but the release has no .zsync asset; downloading the whole file';
@@ -66,20 +67,14 @@ export async function fetchAsset(
         destDir: settings.storage_dir,
         tempPrefix: prefix,
         stallTimeoutMs,
+        // A stale or hostile control file is refused before anything is written.
+        expectedSize: resolution.size,
         signal: run.signal,
-        onProgress: (fetched, total) =>
-          ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total }),
+        onProgress: (fetched, total) => {
+          count(fetched);
+          ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total });
+        },
       });
-      if (resolution.size !== undefined && z.size !== resolution.size) {
-        // A stale control file rebuilds an old file that its own SHA-1 happily confirms; the
-        // release's size is the one independent check when the forge gives no digest.
-        await rm(z.path, { force: true });
-        throw new KeeperError(
-          'ZSYNC_TARGET_CHANGED',
-          `the control file describes ${z.size} bytes but the release's asset has ${resolution.size} (stale control file?)`,
-          { details: { bytesFetched: z.bytesFetched } },
-        );
-      }
       ctx.emit({ type: 'download:end', app: settings.name, bytes: z.bytesFetched });
       return {
         path: z.path,
@@ -105,6 +100,7 @@ export async function fetchAsset(
       });
     }
   }
+  count.restart();
   const result: DownloadResult = await run.downloadLimiter(resolution.url, () => {
     ctx.emit({
       type: 'download:start',
@@ -122,9 +118,12 @@ export async function fetchAsset(
       segmented: settings.segmented_downloads,
       connections: settings.download_connections,
       stallTimeoutMs,
+      minBytesPerSec: settings.min_rate,
       signal: run.signal,
-      onProgress: (received, total) =>
-        ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
+      onProgress: (received, total) => {
+        count(received);
+        ctx.emit({ type: 'download:progress', app: settings.name, received, total });
+      },
     });
   });
   ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
@@ -137,6 +136,23 @@ export async function fetchAsset(
     bytesReused: 0,
     warnings,
   };
+}
+
+/** A progress counter that adds what each transfer really received to `run.bytesByApp`. */
+function byteTally(run: Run, app: string): ((onDisk: number) => void) & { restart(): void } {
+  let last = 0;
+  const count = (onDisk: number): void => {
+    // A restart from byte 0 (a server that ignored a resume) reports a smaller total: new bytes
+    // are counted from there.
+    if (onDisk < last) last = 0;
+    run.bytesByApp.set(app, (run.bytesByApp.get(app) ?? 0) + onDisk - last);
+    last = onDisk;
+  };
+  return Object.assign(count, {
+    restart: () => {
+      last = 0;
+    },
+  });
 }
 
 function fetchedBeforeFailure(err: unknown): number {

@@ -1,5 +1,9 @@
-/** Status of one app after a run (JSON spelling of DESIGN 3; `update_available` only from check). */
-export type AppStatus = 'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped';
+/**
+ * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
+ * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
+ */
+export type AppStatus =
+  'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
 
 /** What happened to one app in one run. */
 export interface AppOutcome {
@@ -30,6 +34,7 @@ export interface Summary {
   rate_limited: number;
   failed: number;
   skipped: number;
+  interrupted: number;
 }
 
 /** Counts outcomes by status. */
@@ -41,6 +46,7 @@ export function summarize(outcomes: readonly AppOutcome[]): Summary {
     rate_limited: 0,
     failed: 0,
     skipped: 0,
+    interrupted: 0,
   };
   for (const o of outcomes) s[o.status]++;
   return s;
@@ -57,5 +63,18 @@ export function outcomeFor(name: string, status: AppStatus, fromVersion: string 
     error: null,
     retry_at: null,
     warnings: [],
+  };
+}
+
+/** An app that Ctrl-C or SIGTERM stopped (or kept from starting); its installed file is untouched. */
+export function interruptedOutcome(
+  name: string,
+  fromVersion: string | null,
+  path: string | undefined,
+): AppOutcome {
+  return {
+    ...outcomeFor(name, 'interrupted', fromVersion),
+    path: path ?? null,
+    reason: 'interrupted; the installed version stays as it was',
   };
 }

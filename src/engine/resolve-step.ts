@@ -20,7 +20,11 @@ function limiterKey(settings: AppSettings): string {
  * Resolves one app and decides whether it needs an update: the remote identity differs from the
  * installed one, or the installed file is missing.
  */
-export async function resolveStep(settings: AppSettings, run: Run): Promise<ResolveStep> {
+export async function resolveStep(
+  settings: AppSettings,
+  run: Run,
+  opts: { force?: boolean } = {},
+): Promise<ResolveStep> {
   const installed = run.store.app(settings.name)?.installed;
   try {
     const outcome = await run.resolveLimiter(limiterKey(settings), () =>
@@ -30,6 +34,7 @@ export async function resolveStep(settings: AppSettings, run: Run): Promise<Reso
         installedVersion: installed?.version,
         memo: run.memo,
         signal: run.signal,
+        force: opts.force === true,
       }),
     );
     if (outcome.kind === 'rate_limited') {

@@ -25,6 +25,8 @@ export interface Run {
   resolveLimiter: HostLimiter;
   downloadLimiter: HostLimiter;
   signal: AbortSignal;
+  /** Body bytes each app's downloads received in this run, failed and interrupted attempts included. */
+  bytesByApp: Map<string, number>;
 }
 
 /** Creates the shared run state. */
@@ -37,5 +39,6 @@ export function createRun(ctx: Context, ws: Workspace, store: StateStore, signal
     resolveLimiter: createHostLimiter(LIMITS.resolvePerHost),
     downloadLimiter: createHostLimiter(LIMITS.downloadPerHost),
     signal,
+    bytesByApp: new Map(),
   };
 }

@@ -10,7 +10,7 @@ import type { HttpResponse } from '../net/http.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { memoize } from './memo.js';
 import { builtinProxyBases, namesRepository, proxiedUrl, proxyBases } from './proxy.js';
-import { detectRateLimit, hostKey, openWindow, recordWindow } from './rate-limit.js';
+import { appWindow, clearAppWindow, detectRateLimit, recordAppWindow } from './rate-limit.js';
 
 /** What to fetch and how. */
 export interface MetadataRequest {
@@ -32,14 +32,38 @@ export type MetadataResult =
   | { kind: 'ok'; body: unknown; notModified: boolean; requests: number; via?: string | undefined }
   | { kind: 'rate_limited'; retryAt: Date; host: string; message: string; requests: number };
 
-/** Fetches JSON metadata once per run and URL; a repeated URL reports zero requests. */
+/**
+ * Fetches JSON metadata once per run and URL; a repeated URL reports zero requests. An open window
+ * of this app for this URL answers without a request, unless `respect_rate_limits` is false or the
+ * run is forced; a limit opens (or a real answer closes) this app's window.
+ */
 export async function fetchMetadata(
   req: MetadataRequest,
   settings: AppSettings,
   deps: ResolveDeps,
 ): Promise<MetadataResult> {
+  const { ctx, store } = deps;
+  const window = appWindow(store, settings.name, req.url, ctx.now());
+  if (window && settings.respect_rate_limits && !deps.force) {
+    return {
+      kind: 'rate_limited',
+      retryAt: new Date(window.until),
+      host: window.host ?? new URL(req.url).host,
+      message: window.message,
+      requests: 0,
+    };
+  }
   const { value, shared } = await memoize(deps.memo, `GET ${req.url}`, () => fetchOnce(req, settings, deps));
-  return shared ? { ...value, requests: 0 } : value;
+  const result = shared ? { ...value, requests: 0 } : value;
+  if (result.kind === 'rate_limited') {
+    recordAppWindow(store, settings.name, req.url, result.host, {
+      retryAt: result.retryAt,
+      message: result.message,
+    });
+  } else {
+    clearAppWindow(store, settings.name);
+  }
+  return result;
 }
 
 async function fetchOnce(
@@ -48,18 +72,6 @@ async function fetchOnce(
   deps: ResolveDeps,
 ): Promise<MetadataResult> {
   const { ctx, store } = deps;
-  const host = new URL(req.url).host;
-  const key = hostKey(host);
-  const window = openWindow(store, key, ctx.now());
-  if (window && settings.respect_rate_limits) {
-    return {
-      kind: 'rate_limited',
-      retryAt: new Date(window.until),
-      host,
-      message: window.message,
-      requests: 0,
-    };
-  }
   const cached = req.conditional ? store.getCached(req.url) : undefined;
   const headers: Record<string, string> = { ...req.headers };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
@@ -72,12 +84,10 @@ async function fetchOnce(
   let requests = res.requests;
 
   if (res.status === 304 && cached) {
-    store.clearRateLimit(key);
     return { kind: 'ok', body: cached.body, notModified: true, requests };
   }
   if (res.status >= 200 && res.status < 300) {
     const body = res.json();
-    store.clearRateLimit(key);
     if (req.conditional && (res.headers.etag || res.headers['last-modified'])) {
       store.setCached(req.url, {
         etag: res.headers.etag,
@@ -90,7 +100,8 @@ async function fetchOnce(
   }
   const limit = detectRateLimit(res.status, res.headers, ctx.now(), res.text);
   if (!limit) throw httpError(req, res);
-  recordWindow(store, key, limit);
+  // The window names the host that answered with the limit, which a redirect may have changed.
+  const host = new URL(res.url).host;
   const message = `${host} ${limit.message}`;
   if (req.proxyFor && settings.hub_proxy) {
     const proxied = await viaProxies(req, req.proxyFor, settings, deps);

@@ -10,6 +10,7 @@ import { renderEvent } from '../output.js';
 import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes } from '../table.js';
+import { interruptionExitCode } from '../lock-scope.js';
 import { runLocked } from './engine-run.js';
 
 /** Flags of `update`. */
@@ -22,7 +23,12 @@ export interface UpdateFlags {
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
   if (showAll) return true;
   if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
-  return o.status === 'updated' || o.status === 'rate_limited' || o.status === 'failed';
+  return (
+    o.status === 'updated' ||
+    o.status === 'rate_limited' ||
+    o.status === 'failed' ||
+    o.status === 'interrupted'
+  );
 }
 
 /** `update [APP...]`: resolve, download, verify and install; the main job. */
@@ -39,6 +45,7 @@ export async function updateCommand(
   let showAllConfig = false;
   let workspace: Workspace | undefined;
   let outcomes: AppOutcome[];
+  let interruptedExit: number | undefined;
   try {
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
@@ -59,6 +66,7 @@ export async function updateCommand(
         });
         await run.store.save();
       }
+      interruptedExit = interruptionExitCode(run.signal);
       return result;
     });
   } finally {
@@ -73,12 +81,12 @@ export async function updateCommand(
   const lines = outcomes
     .filter((o) => listed(o, showAll, flags.dryRun === true))
     .map((o) => outcomeLine(o, out));
-  const changed = summary.updated + summary.failed + summary.rate_limited > 0;
+  const changed = summary.updated + summary.failed + summary.rate_limited + summary.interrupted > 0;
   // --quiet from a timer: nothing at all when nothing changed.
   if (!(out.quiet && !changed))
     lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
   return {
-    exitCode: summary.failed > 0 ? 1 : 0,
+    exitCode: interruptedExit ?? (summary.failed > 0 ? 1 : 0),
     json: {
       command: 'update',
       dry_run: flags.dryRun === true,
@@ -103,6 +111,7 @@ export async function updateCommand(
         rate_limited: summary.rate_limited,
         failed: summary.failed,
         skipped: summary.skipped,
+        ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),

@@ -24,6 +24,8 @@ export interface ZsyncRequest {
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
   stallTimeoutMs: number;
+  /** Size of the release's asset when known: a control file describing another length is refused before anything is written. */
+  expectedSize?: number | undefined;
   signal?: AbortSignal;
   /** Ranges per multi-range request (default 32). */
   maxRangesPerRequest?: number;
@@ -111,6 +113,14 @@ async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncRe
   if (expectedSha1 === undefined)
     throw zsyncError('CONTROL_INVALID', 'the control file has no SHA-1, so the result could not be verified');
   let targetUrl = resolveTargetUrl(control, req.controlUrl);
+  if (req.expectedSize !== undefined && control.length !== req.expectedSize) {
+    // A stale control file rebuilds an old file that its own SHA-1 happily confirms, and a
+    // hostile one claims any length; the release's size is the independent check.
+    throw zsyncError(
+      'TARGET_CHANGED',
+      `the control file describes ${control.length} bytes but the release's asset has ${req.expectedSize} (stale control file?)`,
+    );
+  }
 
   const path = join(req.destDir, `${req.tempPrefix}zsync-${randomBytes(6).toString('hex')}`);
   let out: FileHandle | undefined;
