@@ -6,6 +6,7 @@
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { request } from '../net/http.js';
+import { parseBoundedJson } from '../net/json-limits.js';
 import type { HttpResponse } from '../net/http.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { memoize } from './memo.js';
@@ -196,7 +197,7 @@ function httpError(req: MetadataRequest, res: HttpResponse): KeeperError {
 
 function apiMessage(text: string): string | undefined {
   try {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed = parseBoundedJson(text, '');
     if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
       const message = parsed.message;
       if (typeof message === 'string') return message.slice(0, 200);

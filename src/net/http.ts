@@ -6,6 +6,7 @@
 import { KeeperError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { discardBody, sendRequest, type TransportResponse } from './transport.js';
+import { parseBoundedJson } from './json-limits.js';
 import { isUnderBase } from './url-scope.js';
 
 /** Options for one metadata request. */
@@ -40,7 +41,10 @@ export interface HttpResponse {
   /** Number of HTTP exchanges spent, retries and redirects included. */
   requests: number;
   text: string;
-  /** Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not. */
+  /**
+   * Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not, and
+   * HTTP_JSON_TOO_DEEP / HTTP_JSON_TOO_LARGE (before parsing) for hostile shapes.
+   */
   json(): unknown;
 }
 
@@ -173,13 +177,7 @@ function buildResponse(
     requests,
     text,
     json(): unknown {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new KeeperError('HTTP_BAD_JSON', `response from ${url} is not JSON (HTTP ${status})`, {
-          cause: err,
-        });
-      }
+      return parseBoundedJson(text, url, status);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { describeError } from '../../core/errors.js';
 import { request } from '../../net/http.js';
+import { parseBoundedJson } from '../../net/json-limits.js';
 import { check, type DoctorCheck } from './types.js';
 
 /** One hub API base and the token its requests would carry. */
@@ -59,7 +60,7 @@ function budgetOf(body: unknown, headers: Record<string, string>): Budget | unde
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseBoundedJson(text, '');
   } catch {
     return undefined;
   }
