@@ -80,7 +80,8 @@ void describe('update: download limits and interruption', { concurrency: true },
 
   void test('Ctrl-C: exit 130, the app is interrupted (not failed), bytes received are counted, v1 intact', async () => {
     const w = await suite.world();
-    await w.forgeRecipe('ctrlc');
+    // Slow on purpose (interrupted mid-download): no minimum rate.
+    await w.forgeRecipe('ctrlc', 'min_rate: 0');
     await publish(suite.sim, 'ctrlc', '1.0.0');
     const first = await w.update();
     assert.equal(first.code, 0, first.stderr);

@@ -13,6 +13,8 @@ export class Attempt {
   private readonly timer: NodeJS.Timeout;
   private rateTimer: NodeJS.Timeout | undefined;
   private windowBytes = 0;
+  private lastByteAt = 0;
+  private deferredRate = false;
   private disposed = false;
   private stalledFlag = false;
   private tooSlowBytes: number | undefined;
@@ -35,6 +37,7 @@ export class Attempt {
     if (this.disposed) return;
     this.timer.refresh();
     this.windowBytes += bytes;
+    this.lastByteAt = performance.now();
     // The rate is measured from the response head on: waiting for a connection is not a trickle.
     if (this.rateTimer === undefined && this.minBytesPerSec > 0) {
       this.rateTimer = setInterval(this.checkRate, this.stallTimeoutMs);
@@ -93,7 +96,17 @@ export class Attempt {
   private readonly checkRate = (): void => {
     const received = this.windowBytes;
     this.windowBytes = 0;
-    if (received >= (this.minBytesPerSec * this.stallTimeoutMs) / 1000) return;
+    if (received >= (this.minBytesPerSec * this.stallTimeoutMs) / 1000) {
+      this.deferredRate = false;
+      return;
+    }
+    // A connection that went silent is a plain stall: the stall timer fires within half a window
+    // and says so more precisely than a rate would. Deferred once only, so a trickle whose gaps
+    // happen to line up with the checks is still caught at the next one.
+    if (!this.deferredRate && performance.now() - this.lastByteAt >= this.stallTimeoutMs / 2) {
+      this.deferredRate = true;
+      return;
+    }
     this.tooSlowBytes = received;
     this.dispose();
     this.controller.abort(new Error(`${received} bytes in ${this.stallTimeoutMs} ms`));
