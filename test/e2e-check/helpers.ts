@@ -14,7 +14,7 @@ import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 /** One app in `check --json`. */
 export interface CheckApp {
   name: string;
-  status: 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped';
+  status: 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
   installed_version: string | null;
   latest_version: string | null;
   path: string | null;
