@@ -65,6 +65,8 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
+  launch_fixes: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

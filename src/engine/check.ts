@@ -26,7 +26,7 @@ export async function checkApps(
     if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', installedVersion), reason: 'ignored' };
     if (run.signal.aborted) return interruptedOutcome(entry.name, installedVersion, undefined);
     const clock = new AppClock(run, settings);
-    const step = await clock.phase((r) => resolveStep(settings, r, opts));
+    const step = await clock.phase((r) => resolveStep(settings, r, { ignoreWindows: opts.force }));
     if (step.kind === 'failed' && run.signal.aborted) {
       return interruptedOutcome(entry.name, installedVersion, undefined);
     }
@@ -55,6 +55,7 @@ export async function checkApps(
       path: run.store.app(entry.name)?.installed?.file ?? null,
       url: r.url,
       reason: step.reason,
+      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
   });
   return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));

@@ -3,9 +3,11 @@ import { toKeeperError } from '../core/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
+import { refreshLaunchFixes } from './integrate-step.js';
 import { interruptedOutcome, outcomeFor, type AppOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
+import { rememberReleaseAsset } from './release-guards.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 
@@ -48,7 +50,9 @@ export async function updateApps(
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
     const clock = new AppClock(run, settings);
-    const step = await clock.phase((r) => resolveStep(settings, r, { force: opts.force }));
+    const step = await clock.phase((r) =>
+      resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }),
+    );
     if (step.kind === 'failed' && run.signal.aborted) {
       return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
     }
@@ -65,12 +69,36 @@ export async function updateApps(
       return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(step.error) };
     }
     const r = step.resolution;
-    const base = { ...outcomeFor(entry.name, 'up_to_date', fromVersion), to_version: r.version, url: r.url };
+    const base = {
+      ...outcomeFor(entry.name, 'up_to_date', fromVersion),
+      to_version: r.version,
+      url: r.url,
+      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
+    };
     if (!step.needsUpdate && !opts.force) {
       // Direct recipes learn their real version from the file; when nothing changed, show that one.
       const version = state?.installed?.version ?? r.version;
-      if (!opts.dryRun) recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
-      return { ...base, to_version: version, path: state?.installed?.file ?? null };
+      if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
+      recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
+      const refreshed = state?.installed
+        ? await refreshLaunchFixes(settings, {
+            appImagePath: state.installed.file,
+            symlink: state.symlink,
+            previous: state.integration,
+            dataHome: run.ctx.paths.dataHome,
+            env: run.ctx.env,
+          })
+        : undefined;
+      if (refreshed) {
+        run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
+        await save();
+      }
+      return {
+        ...base,
+        to_version: version,
+        path: state?.installed?.file ?? null,
+        warnings: refreshed?.warnings ?? [],
+      };
     }
     if (opts.dryRun) {
       return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
@@ -90,6 +118,10 @@ export async function updateApps(
         lastUpdate: done,
         lastError: undefined,
         latest: { version: r.version, identity: r.identity, checkedAt: done },
+        releaseAssets:
+          strategy === 'forge'
+            ? rememberReleaseAsset(s.releaseAssets, r, result.installed.size, done)
+            : s.releaseAssets,
       }));
       await save();
       return {
@@ -97,7 +129,12 @@ export async function updateApps(
         status: 'updated',
         to_version: result.installed.version,
         path: result.installed.file,
-        warnings: result.warnings,
+        warnings: r.viaProxy
+          ? [
+              ...result.warnings,
+              `release metadata and its digest came through proxy ${r.viaProxy}; the file is the hub's own download, but the digest is not proof of authenticity`,
+            ]
+          : result.warnings,
         method: result.method,
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,

@@ -40,6 +40,7 @@ const SAMPLES: Record<string, Sample> = {
   app_timeout: { config: 600, recipe: 90 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  launch_fixes: { config: false, recipe: true },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

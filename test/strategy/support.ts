@@ -28,6 +28,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     app_timeout: 1800,
     notify: false,
     keep_previous: true,
+    launch_fixes: true,
     name: 'demo',
     strategy,
     ignore: false,

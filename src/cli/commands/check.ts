@@ -38,6 +38,7 @@ export async function checkCommand(
         url: o.url ?? null,
         error: o.error,
         retry_at: o.retry_at,
+        ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
       })),
       summary: summaryJson(summary),
     },
