@@ -160,11 +160,13 @@ void describe('check: rate limits', () => {
 
   void test('check --force and update --force try anyway; a changed URL is not held by the old window', async () => {
     const h = await e.home();
+    const limitOnce = (): void =>
+      e.sim.fault('/repos/rl/forced/releases/latest', {
+        rateLimit: { kind: '403-remaining', resetInSeconds: 1800 },
+        times: 1,
+      });
     publishHub(e.sim, 'rl/forced', 'v3', ['F-x86_64.AppImage']);
-    e.sim.fault('/repos/rl/forced/releases/latest', {
-      rateLimit: { kind: '403-remaining', resetInSeconds: 1800 },
-      times: 1,
-    });
+    limitOnce();
     await h.writeRecipe('forced', hubRecipe(e.sim, 'forced', 'rl/forced'));
     const env = cliEnv(h);
     assert.equal(app(await check(env), 'forced').status, 'rate_limited');
@@ -180,10 +182,7 @@ void describe('check: rate limits', () => {
     assert.equal(e.sim.requests.length, 1, 'check --force sent the request');
 
     // A new limit, then update --force: it tries, and the answer closes the window.
-    e.sim.fault('/repos/rl/forced/releases/latest', {
-      rateLimit: { kind: '403-remaining', resetInSeconds: 1800 },
-      times: 1,
-    });
+    limitOnce();
     assert.equal(app(await check(env), 'forced').status, 'rate_limited');
     e.sim.clearRequests();
     const update = await runCli(['--json', 'update', '--force', '--dry-run'], { env });
@@ -191,10 +190,7 @@ void describe('check: rate limits', () => {
     assert.equal(requestsTo(e.sim, '/repos/rl/forced/releases/latest').length, 1, 'update --force sent it');
 
     // The recipe moves to another repository: the old window does not follow it.
-    e.sim.fault('/repos/rl/forced/releases/latest', {
-      rateLimit: { kind: '403-remaining', resetInSeconds: 1800 },
-      times: 1,
-    });
+    limitOnce();
     assert.equal(app(await check(env), 'forced').status, 'rate_limited');
     publishHub(e.sim, 'rl/renamed', 'v4', ['F-x86_64.AppImage']);
     await h.writeRecipe('forced', hubRecipe(e.sim, 'forced', 'rl/renamed'));
