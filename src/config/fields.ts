@@ -213,7 +213,7 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     type: 'number (seconds)',
     default: 1800,
     description:
-      'Ceiling on the whole update of one app (resolve, download, verify, install; `APP_TIMEOUT`). Time spent waiting for a download slot does not count.',
+      'Ceiling on the whole update of one app (resolve, download, verify, install; `APP_TIMEOUT`). Time queued behind other apps for one of the run’s download slots does not count.',
     aliases: [],
     schema: z.number().positive().max(86400),
     extension: true,
