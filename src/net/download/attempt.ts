@@ -1,3 +1,4 @@
+import { RateWindow } from '../rate-window.js';
 import { classifyNetworkError, DownloadError } from './errors.js';
 
 /**
@@ -11,10 +12,7 @@ export class Attempt {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
-  private rateTimer: NodeJS.Timeout | undefined;
-  private windowBytes = 0;
-  private lastByteAt = 0;
-  private deferredRate = false;
+  private readonly rate: RateWindow;
   private disposed = false;
   private stalledFlag = false;
   private tooSlowBytes: number | undefined;
@@ -30,18 +28,20 @@ export class Attempt {
       this.stalledFlag = true;
       this.controller.abort(new Error(`no data for ${stallTimeoutMs} ms`));
     }, stallTimeoutMs);
+    this.rate = new RateWindow(minBytesPerSec, stallTimeoutMs, (received) => {
+      this.tooSlowBytes = received;
+      this.dispose();
+      this.controller.abort(new Error(`${received} bytes in ${stallTimeoutMs} ms`));
+    });
   }
 
   /** The response head or `bytes` of body arrived: push the stall deadline back, count the rate. */
   touch(bytes = 0): void {
     if (this.disposed) return;
     this.timer.refresh();
-    this.windowBytes += bytes;
-    this.lastByteAt = performance.now();
+    this.rate.add(bytes);
     // The rate is measured from the response head on: waiting for a connection is not a trickle.
-    if (this.rateTimer === undefined && this.minBytesPerSec > 0) {
-      this.rateTimer = setInterval(this.checkRate, this.stallTimeoutMs);
-    }
+    this.rate.start();
   }
 
   /** Ends the attempt on purpose (segment done, work stolen, another connection failed). */
@@ -55,7 +55,7 @@ export class Attempt {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.timer);
-    if (this.rateTimer !== undefined) clearInterval(this.rateTimer);
+    this.rate.stop();
   }
 
   get stalled(): boolean {
@@ -92,23 +92,4 @@ export class Attempt {
     }
     return classifyNetworkError(err, url);
   }
-
-  private readonly checkRate = (): void => {
-    const received = this.windowBytes;
-    this.windowBytes = 0;
-    if (received >= (this.minBytesPerSec * this.stallTimeoutMs) / 1000) {
-      this.deferredRate = false;
-      return;
-    }
-    // A connection that went silent is a plain stall: the stall timer fires within half a window
-    // and says so more precisely than a rate would. Deferred once only, so a trickle whose gaps
-    // happen to line up with the checks is still caught at the next one.
-    if (!this.deferredRate && performance.now() - this.lastByteAt >= this.stallTimeoutMs / 2) {
-      this.deferredRate = true;
-      return;
-    }
-    this.tooSlowBytes = received;
-    this.dispose();
-    this.controller.abort(new Error(`${received} bytes in ${this.stallTimeoutMs} ms`));
-  };
 }
