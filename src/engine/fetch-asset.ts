@@ -67,6 +67,7 @@ export async function fetchAsset(
         destDir: settings.storage_dir,
         tempPrefix: prefix,
         stallTimeoutMs,
+        minBytesPerSec: settings.min_rate,
         // A stale or hostile control file is refused before anything is written.
         expectedSize: resolution.size,
         signal: run.signal,

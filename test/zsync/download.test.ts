@@ -265,6 +265,14 @@ void describe('zsyncDownload against the sim', () => {
     assert.equal(err.details?.status, 500);
   });
 
+  void test('a trickling range response (1 byte every 50 ms) → ZSYNC_TOO_SLOW under min_rate', async () => {
+    const p = run(scatterChanges(target, 10), { stallTimeoutMs: 300, minBytesPerSec: 10_240 }, () =>
+      sim.fault('/rel/v2/app.AppImage', { throttleBytesPerSec: 20 }),
+    );
+    const err = await expectCode(p, 'ZSYNC_TOO_SLOW');
+    assert.match(err.message, /below 10240 bytes\/s/);
+  });
+
   void test('a stalled range response → ZSYNC_STALLED', async () => {
     const p = run(scatterChanges(target, 10), { stallTimeoutMs: 300 }, () =>
       sim.fault('/rel/v2/app.AppImage', { stallAfterBytes: 3000 }),

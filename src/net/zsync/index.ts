@@ -24,6 +24,8 @@ export interface ZsyncRequest {
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall-timeout window is a stall (ZSYNC_TOO_SLOW; default 0: off). */
+  minBytesPerSec?: number | undefined;
   /** Size of the release's asset when known: a control file describing another length is refused before anything is written. */
   expectedSize?: number | undefined;
   signal?: AbortSignal;
@@ -82,6 +84,7 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
   const session: HttpSession = {
     stallTimeoutMs: req.stallTimeoutMs,
+    minBytesPerSec: req.minBytesPerSec,
     signal: req.signal,
     requests: 0,
     bytesFetched: 0,
