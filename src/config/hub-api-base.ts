@@ -20,3 +20,16 @@ export function hubApiBase(
   }
   return DEFAULT_HUB_API;
 }
+
+/** Whether two API bases name the same place (case of the host, default ports and a trailing slash aside). */
+export function sameApiBase(a: string, b: string): boolean {
+  const norm = (u: string): string => {
+    try {
+      const url = new URL(u);
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return u;
+    }
+  };
+  return norm(a) === norm(b);
+}

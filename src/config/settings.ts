@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { defaultGlobalValues } from './fields.js';
-import { hubApiBase } from './hub-api-base.js';
+import { hubApiBase, sameApiBase } from './hub-api-base.js';
 import { expandHome } from './paths.js';
 import { resolveScriptPath } from './recipe-checks.js';
 import type { AppSettings, GlobalSettings, StrategyConfig, TokenSource } from './types.js';
@@ -75,7 +75,7 @@ export function effectiveAppSettings(input: {
   const sharedToken = pickToken(env, input.secretsToken, recipeToken, global.hub_token);
   // The shared token (environment, secrets.yml, config.yml) belongs to the API base config.yml
   // names; a recipe that moves the hub API elsewhere gets only a token it names itself.
-  const ownBase = hubApiBase(merged) !== hubApiBase(global);
+  const ownBase = !sameApiBase(hubApiBase(merged), hubApiBase(global));
   const token = ownBase
     ? recipeToken
       ? { value: recipeToken, source: 'config.yml' as const }
