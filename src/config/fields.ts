@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namingFormatProblems } from './naming-format.js';
 import type { GlobalSettings } from './types.js';
 
 /**
@@ -51,6 +52,7 @@ const namingFormat = z
     if (!value.includes('{name}'))
       ctx.addIssue({ code: 'custom', message: 'must contain {name} so two apps never share a file' });
     if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
+    for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
   });
 
 const proxyPrefix = z.union(

@@ -29,6 +29,8 @@ export interface ScriptStrategy {
   script_path: string;
   /** Seconds before the script is killed (default 120). */
   timeout?: number | undefined;
+  /** Pass HUB_TOKEN, GITHUB_TOKEN and GH_TOKEN from the environment to the script (default false). */
+  script_env_token?: boolean | undefined;
 }
 
 export type StrategyConfig = ForgeStrategy | DirectStrategy | ScriptStrategy;
