@@ -50,9 +50,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       }
       break;
     case 'interrupted':
-      lines.push(
-        `${c.yellow('interrupted')}  ${name}${o.from_version ? c.dim(`  ${o.from_version} stays installed`) : ''}`,
-      );
+      lines.push(`${c.yellow('interrupted')}  ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
       break;
     case 'failed':
       lines.push(`${c.red('failed')}       ${name}: ${termMessage(o.error?.message ?? 'unknown error')}`);
