@@ -26,6 +26,7 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     )
     .option('--dry-run', 'show what would be downloaded; write nothing')
     .option('--show-all', 'also list apps that are up to date')
+    .option('--self', 'then update appimage-keeper itself (as `self-update`)')
     .action(async (apps: string[], flags: UpdateFlags) =>
       inv.setResult('update', await updateCommand(ctx(), inv.output(), apps, flags, inv.setSink)),
     );

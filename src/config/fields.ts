@@ -239,6 +239,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     extension: true,
   },
   {
+    key: 'signature',
+    type: '"off", "tofu" or "require"',
+    default: 'tofu',
+    description:
+      'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
+    aliases: [],
+    schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
+    extension: true,
+  },
+  {
     key: 'launch_fixes',
     type: 'boolean',
     default: true,
@@ -247,6 +257,14 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.boolean(),
     extension: true,
+  },
+  {
+    key: 'auto_self_update',
+    type: 'boolean',
+    default: false,
+    description: '`update` also runs `self-update` after the apps (read from config.yml only).',
+    aliases: [],
+    schema: z.boolean(),
   },
 ];
 

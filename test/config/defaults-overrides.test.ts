@@ -40,7 +40,9 @@ const SAMPLES: Record<string, Sample> = {
   app_timeout: { config: 600, recipe: 90 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  signature: { config: 'off', recipe: 'require' },
   launch_fixes: { config: false, recipe: true },
+  auto_self_update: { config: true, recipe: false },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

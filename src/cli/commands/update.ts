@@ -12,12 +12,15 @@ import type { CommandResult } from '../result.js';
 import { formatBytes } from '../table.js';
 import { interruptionExitCode } from '../lock-scope.js';
 import { runLocked } from './engine-run.js';
+import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
 
 /** Flags of `update`. */
 export interface UpdateFlags {
   force?: boolean;
   dryRun?: boolean;
   showAll?: boolean;
+  /** Also update appimage-keeper itself after the apps. */
+  self?: boolean;
 }
 
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
@@ -76,6 +79,10 @@ export async function updateCommand(
   }
   // After the lock is released: a slow notification daemon must not hold up the next run.
   if (!flags.dryRun && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
+  const self =
+    !flags.dryRun && workspace && (flags.self === true || workspace.global.auto_self_update)
+      ? await runSelfUpdate(ctx, workspace, {})
+      : undefined;
   const summary = summarize(outcomes);
   const showAll = flags.showAll === true || showAllConfig;
   const bytes = outcomes.reduce((n, o) => n + (o.bytes_downloaded ?? 0), 0);
@@ -87,8 +94,9 @@ export async function updateCommand(
   // --quiet from a timer: nothing at all when nothing changed.
   if (!(out.quiet && !changed))
     lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
+  if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));
   return {
-    exitCode: interruptedExit ?? (summary.failed > 0 ? 1 : 0),
+    exitCode: interruptedExit ?? (summary.failed > 0 || self?.error ? 1 : 0),
     json: {
       command: 'update',
       dry_run: flags.dryRun === true,
@@ -118,6 +126,7 @@ export async function updateCommand(
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),
+      ...(self ? { self_update: selfUpdateJson(self) } : {}),
     },
     human: lines.join('\n'),
   };
