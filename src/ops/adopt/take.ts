@@ -112,6 +112,8 @@ export async function takeAdoption(
       symlink,
       previous: undefined,
       dataHome: ctx.paths.dataHome,
+      dataDirs: ctx.paths.dataDirs,
+      claims: run.desktopClaims,
       env: ctx.env,
     });
     warnings.push(...integ.warnings);
