@@ -5,7 +5,7 @@
  * never deleted or overwritten; when anything fails before state is written, the recipe written
  * here is removed again and the file is where it was.
  */
-import { constants, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256File } from '../../appimage/verify.js';
 import { effectiveAppSettings } from '../../config/settings.js';
@@ -37,24 +37,25 @@ export interface AdoptTaken {
   warnings: string[];
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Moves `from` to `to` without ever replacing `to`; across file systems, copy then unlink. */
-async function moveFile(from: string, to: string): Promise<void> {
-  if (await exists(to))
-    throw new KeeperError('ADOPT_TARGET_EXISTS', `${to} already exists; nothing was moved`);
+/**
+ * Puts `from` at `to` without ever replacing `to` (a hard link or an exclusive copy fails when it
+ * exists), then, for a move, unlinks `from`.
+ */
+async function placeFile(from: string, to: string, move: boolean): Promise<void> {
+  const copy = (): Promise<void> => copyFile(from, to, constants.COPYFILE_EXCL);
   try {
-    await rename(from, to);
+    if (!move) await copy();
+    else
+      await link(from, to).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EXDEV' && err.code !== 'EPERM') throw err;
+        await copy();
+      });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await copyFile(from, to, constants.COPYFILE_EXCL);
-    await rm(from);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new KeeperError('ADOPT_TARGET_EXISTS', `${to} already exists; the file was left where it is`);
+    throw err;
   }
+  if (move) await rm(from);
 }
 
 /** Adopts one planned file (under the lock; the caller saves state). */
@@ -87,8 +88,7 @@ export async function takeAdoption(
     if (mode !== 'in-place') {
       await mkdir(settings.storage_dir, { recursive: true });
       const target = join(settings.storage_dir, renderFileName(settings.naming_format, name, plan.version));
-      if (mode === 'move') await moveFile(plan.file, target);
-      else await copyFile(plan.file, target, constants.COPYFILE_EXCL);
+      await placeFile(plan.file, target, mode === 'move');
       placed = target;
       file = target;
     }
