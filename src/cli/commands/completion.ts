@@ -13,6 +13,8 @@ const COMMANDS = [
   'schedule',
   'doctor',
   'self-update',
+  'adopt',
+  'add',
   'schema',
   'completion',
 ];
@@ -40,6 +42,8 @@ _appimage_keeper() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--force --dry-run --show-all --self --purge --orphans" -- "$cur"));
       else COMPREPLY=($(compgen -W "$(appimage-keeper list --names 2>/dev/null)" -- "$cur")); fi ;;
     init) COMPREPLY=($(compgen -W "--global --app --strategy --force forge direct script" -- "$cur")) ;;
+    adopt) if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--scan --move --copy --in-place --name --yes --dry-run" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
+    add) COMPREPLY=($(compgen -W "--name --install --dry-run" -- "$cur")) ;;
     schema) COMPREPLY=($(compgen -W "config recipe" -- "$cur")) ;;
     schedule) COMPREPLY=($(compgen -W "install remove status --every" -- "$cur")) ;;
     doctor) COMPREPLY=($(compgen -W "--online" -- "$cur")) ;;
@@ -64,6 +68,8 @@ _appimage_keeper() {
   case "$words[2]" in
     ${APP_COMMANDS.join('|')}) compadd -- \${(f)"$(appimage-keeper list --names 2>/dev/null)"} ;;
     init) compadd -- --global --app --strategy --force forge direct script ;;
+    adopt) _files; compadd -- --scan --move --copy --in-place --name --yes --dry-run ;;
+    add) compadd -- --name --install --dry-run ;;
     schema) compadd -- config recipe ;;
     schedule) compadd -- install remove status --every ;;
     doctor) compadd -- --online ;;
@@ -86,6 +92,10 @@ function fish(): string {
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from schedule" -a "install remove status"',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from schedule" -l every -r',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from doctor" -l online',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from adopt" -F',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from adopt" -l scan -r -F',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from adopt" -a "--move --copy --in-place --name --yes --dry-run"',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from add" -a "--name --install --dry-run"',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from self-update" -l repository -r',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from self-update" -l force',
     'complete -c appimage-keeper -l config-dir -r -F',
