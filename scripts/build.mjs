@@ -13,7 +13,8 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
-  define: { __APPIMAGE_KEEPER_VERSION__: JSON.stringify(pkg.version) },
+  // false removes the provenance test seam (src/trust/provenance/test-hooks.ts) from the bundle.
+  define: { __APPIMAGE_KEEPER_VERSION__: JSON.stringify(pkg.version), __KEEPER_TEST_HOOKS__: 'false' },
   banner: {
     // Bundled CJS dependencies call require(); give them one in ESM.
     js: "#!/usr/bin/env node\nimport { createRequire as __akCreateRequire } from 'node:module';\nconst require = __akCreateRequire(import.meta.url);",

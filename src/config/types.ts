@@ -61,6 +61,12 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  /** Build-provenance attestation check before downloading (default off). */
+  provenance: 'off' | 'warn' | 'require';
+  /** `owner/repo/.github/workflows/file.yml` that must have signed; default any workflow of the repository. */
+  provenance_signer?: string | undefined;
+  /** Release attestation check: when the release is immutable (auto), always, or never. */
+  release_attestation: 'auto' | 'require' | 'off';
 }
 
 /** Where the hub token came from, for doctor and warnings. */

@@ -10,6 +10,7 @@ import { placeAppImage } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
+import { checkProvenance } from '../trust/provenance/stage.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
@@ -52,12 +53,19 @@ export async function installApp(
   run: Run,
 ): Promise<InstallResult> {
   const dir = settings.storage_dir;
+  // Attestations are checked against the published digest before a byte is downloaded.
+  const provenance = await checkProvenance(settings, resolution, current?.installed?.provenance, {
+    ctx: run.ctx,
+    store: run.store,
+    memo: run.memo,
+    signal: run.signal,
+  });
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name));
   const oldFile = current?.installed?.file;
   const fetched = await fetchAsset(settings, resolution, oldFile, run);
   let appImagePath = fetched.path;
-  const warnings = [...fetched.warnings];
+  const warnings = [...provenance.warnings, ...fetched.warnings];
   try {
     const sha256 = await expectedChecksum(resolution, run);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
@@ -112,6 +120,7 @@ export async function installApp(
       size: fetched.size,
       sha256: fileSha,
       installedAt: now,
+      ...(provenance.record ? { provenance: provenance.record } : {}),
     };
     const previous =
       placed.previous && current?.installed ? { ...current.installed, file: placed.previous } : undefined;

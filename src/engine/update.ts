@@ -1,5 +1,6 @@
 import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
+import { ProvenanceRateLimited } from '../trust/provenance/stage.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
 import { outcomeFor, type AppOutcome } from './outcome.js';
@@ -96,6 +97,9 @@ export async function updateApps(
         bytes_reused: result.bytesReused,
       };
     } catch (err) {
+      if (err instanceof ProvenanceRateLimited) {
+        return { ...base, status: 'rate_limited', retry_at: err.retryAt.toISOString(), reason: err.message };
+      }
       const e = toKeeperError(err);
       recordFailure(run.store, entry.name, strategy, now, e);
       return {

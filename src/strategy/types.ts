@@ -31,6 +31,8 @@ export interface Resolution {
   validator?: string | undefined;
   /** Human release page, when the forge gives one. */
   releaseUrl?: string | undefined;
+  /** forge (hub): the release is immutable, so a release attestation exists for its assets. */
+  immutable?: boolean | undefined;
 }
 
 /** Result of resolving one app: a resolution, or a rate-limit window that stopped it. */

@@ -26,6 +26,8 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     stall_timeout: 30,
     notify: false,
     keep_previous: true,
+    provenance: 'off',
+    release_attestation: 'auto',
     name: 'demo',
     strategy,
     ignore: false,
