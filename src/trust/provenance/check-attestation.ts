@@ -3,7 +3,12 @@
  * verify it cryptographically, then check who signed it and what it is about.
  */
 import { ProvenanceError } from './errors.js';
-import { checkBuildIdentity, checkReleaseIdentity, type BuildIdentity, type ExpectedSigner } from './identity.js';
+import {
+  checkBuildIdentity,
+  checkReleaseIdentity,
+  type BuildIdentity,
+  type ExpectedSigner,
+} from './identity.js';
 import {
   BUILD_PREDICATE,
   parseStatement,
@@ -45,7 +50,8 @@ export function checkAttestation(
 ): CheckedAttestation {
   const bundle = parseBundle(bundleJson);
   const claimed = parseStatement(dssePayload(bundle)).predicateType;
-  if (claimed !== BUILD_PREDICATE && claimed !== RELEASE_PREDICATE) return { kind: 'other', predicateType: claimed };
+  if (claimed !== BUILD_PREDICATE && claimed !== RELEASE_PREDICATE)
+    return { kind: 'other', predicateType: claimed };
   const build = claimed === BUILD_PREDICATE;
   const verified = verifyBundle(bundle, rootFor(build ? 'public-good' : 'github'));
   // From here on the statement is the signed one.

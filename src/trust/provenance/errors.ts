@@ -15,7 +15,10 @@ export const PROVENANCE_CODES = [
 export type ProvenanceCode = (typeof PROVENANCE_CODES)[number];
 
 /** Codes that fail the app even under `provenance: warn`: the attestation itself is wrong. */
-export const ALWAYS_FATAL: ReadonlySet<ProvenanceCode> = new Set(['PROVENANCE_INVALID', 'PROVENANCE_SUBJECT']);
+export const ALWAYS_FATAL: ReadonlySet<ProvenanceCode> = new Set([
+  'PROVENANCE_INVALID',
+  'PROVENANCE_SUBJECT',
+]);
 
 const HINTS: Record<ProvenanceCode, string> = {
   PROVENANCE_INVALID:
@@ -25,7 +28,8 @@ const HINTS: Record<ProvenanceCode, string> = {
     'the attestation was signed by another repository or workflow; check provenance_signer if the project builds elsewhere',
   PROVENANCE_STALE_ROOT:
     'the attestation is signed by an authority this build of appimage-keeper does not know yet: update appimage-keeper',
-  PROVENANCE_NONE: 'the project publishes no attestation for this asset; set provenance: warn or off for this app',
+  PROVENANCE_NONE:
+    'the project publishes no attestation for this asset; set provenance: warn or off for this app',
   PROVENANCE_NO_DIGEST:
     'the hub published no SHA-256 digest for the asset, so no attestation can be looked up; set provenance: warn or off',
 };

@@ -77,7 +77,12 @@ export async function listAttestations(
   if (!parsed.success) {
     throw new KeeperError('FORGE_BAD_RESPONSE', `unexpected attestations answer from ${url}`);
   }
-  return { kind: 'ok', entries: parsed.data.attestations.slice(0, MAX_ATTESTATIONS), requests: result.requests, url };
+  return {
+    kind: 'ok',
+    entries: parsed.data.attestations.slice(0, MAX_ATTESTATIONS),
+    requests: result.requests,
+    url,
+  };
 }
 
 /**
@@ -91,7 +96,10 @@ export async function entryBundle(
   if (entry.bundle) return { bundle: entry.bundle, requests: 0 };
   const url = entry.bundle_url;
   if (!url || !/^https?:\/\//i.test(url)) {
-    throw new ProvenanceError('PROVENANCE_INVALID', 'an attestation has neither a bundle nor a usable bundle_url');
+    throw new ProvenanceError(
+      'PROVENANCE_INVALID',
+      'an attestation has neither a bundle nor a usable bundle_url',
+    );
   }
   let res;
   try {
@@ -107,7 +115,10 @@ export async function entryBundle(
     );
   }
   if (res.status !== 200) {
-    throw new ProvenanceError('PROVENANCE_NONE', `the attestation bundle at ${url} answered HTTP ${res.status}`);
+    throw new ProvenanceError(
+      'PROVENANCE_NONE',
+      `the attestation bundle at ${url} answered HTTP ${res.status}`,
+    );
   }
   const json = decodeSnappy(res.body, `the attestation bundle at ${url}`);
   try {

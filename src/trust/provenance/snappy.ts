@@ -26,7 +26,10 @@ export function snappyLength(data: Buffer): number | undefined {
 /** Decodes a raw Snappy block of at most `limit` bytes; PROVENANCE_INVALID otherwise. */
 export function decodeSnappy(data: Buffer, source: string, limit = MAX_BUNDLE_BYTES): Buffer {
   if (data.subarray(0, FRAMED_MAGIC.length).equals(FRAMED_MAGIC)) {
-    throw new ProvenanceError('PROVENANCE_INVALID', `${source} is framed Snappy; only the raw block format is read`);
+    throw new ProvenanceError(
+      'PROVENANCE_INVALID',
+      `${source} is framed Snappy; only the raw block format is read`,
+    );
   }
   const length = snappyLength(data);
   if (length === undefined) throw new ProvenanceError('PROVENANCE_INVALID', `${source} is not Snappy data`);

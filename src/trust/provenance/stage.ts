@@ -58,13 +58,19 @@ export async function checkProvenance(
   const route = strategy.strategy === 'forge' ? routeRepository(strategy.repository, settings) : undefined;
   if (route?.kind !== 'hub') {
     return decide(settings, deps, [
-      new ProvenanceError('PROVENANCE_NONE', 'attestations are only published by the hub (GitHub) for forge recipes'),
+      new ProvenanceError(
+        'PROVENANCE_NONE',
+        'attestations are only published by the hub (GitHub) for forge recipes',
+      ),
     ]);
   }
   const hex = resolution.sha256?.toLowerCase();
   if (!hex) {
     return decide(settings, deps, [
-      new ProvenanceError('PROVENANCE_NO_DIGEST', `the hub published no sha256 digest for ${resolution.assetName}`),
+      new ProvenanceError(
+        'PROVENANCE_NO_DIGEST',
+        `the hub published no sha256 digest for ${resolution.assetName}`,
+      ),
     ]);
   }
   const digest = `sha256:${hex}`;
@@ -95,13 +101,19 @@ export async function checkProvenance(
   if (!found.build) {
     failures.push(
       worstFailure(found.buildFailures) ??
-        new ProvenanceError('PROVENANCE_NONE', `no build provenance attestation for ${digest} (${listed.url})`),
+        new ProvenanceError(
+          'PROVENANCE_NONE',
+          `no build provenance attestation for ${digest} (${listed.url})`,
+        ),
     );
   }
   if (wantRelease && !found.release) {
     const failure =
       worstFailure(found.releaseFailures) ??
-      new ProvenanceError('PROVENANCE_NONE', `no release attestation for ${resolution.assetName} of ${target.tag}`);
+      new ProvenanceError(
+        'PROVENANCE_NONE',
+        `no release attestation for ${resolution.assetName} of ${target.tag}`,
+      );
     failures.push(failure);
     // `release_attestation: require` makes this one fatal whatever `provenance` says.
     if (settings.release_attestation === 'require') mustPass.add(failure);

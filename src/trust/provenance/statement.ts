@@ -10,7 +10,13 @@ export const RELEASE_PREDICATE = 'https://in-toto.io/attestation/release/v0.1';
 const Statement = z.object({
   _type: z.string(),
   subject: z
-    .array(z.object({ name: z.string().optional(), uri: z.string().optional(), digest: z.record(z.string(), z.string()) }))
+    .array(
+      z.object({
+        name: z.string().optional(),
+        uri: z.string().optional(),
+        digest: z.record(z.string(), z.string()),
+      }),
+    )
     .max(10_000),
   predicateType: z.string(),
   predicate: z.unknown().optional(),
@@ -43,9 +49,13 @@ export function requireSubject(statement: Statement, hex: string, name?: string)
   );
   if (!match) {
     const what = name === undefined ? `sha256:${hex}` : `${name} with sha256:${hex}`;
-    throw new ProvenanceError('PROVENANCE_SUBJECT', `the attestation does not name ${what} among its subjects`, {
-      subjects: statement.subject.slice(0, 5).map((s) => ({ name: s.name, sha256: s.digest.sha256 })),
-    });
+    throw new ProvenanceError(
+      'PROVENANCE_SUBJECT',
+      `the attestation does not name ${what} among its subjects`,
+      {
+        subjects: statement.subject.slice(0, 5).map((s) => ({ name: s.name, sha256: s.digest.sha256 })),
+      },
+    );
   }
 }
 

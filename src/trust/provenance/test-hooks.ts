@@ -2,8 +2,8 @@
  * The one test seam of provenance checking. End-to-end tests need bundles the verifier accepts, and
  * only a real Fulcio can sign those; so a build made by the test harness (esbuild define
  * `__KEEPER_TEST_HOOKS__ = true`) lets APPIMAGE_KEEPER_TEST_TRUSTED_ROOT name a trusted-root JSON file
- * that replaces the embedded roots. `npm run build` defines the flag false, so the published bundle
- * drops this code entirely and no environment can change what it trusts.
+ * that replaces the embedded roots. `npm run build` defines the flag false, so in the published bundle
+ * the function below returns before it reads the environment: nothing can change what it trusts.
  */
 import { readFileSync } from 'node:fs';
 import type { TrustedRootJson } from './trusted-root.js';

@@ -5,7 +5,7 @@
  * (PROVENANCE_INVALID), because only the second one means the bundle is wrong.
  */
 import { bundleFromJSON, isBundleWithDsseEnvelope, type Bundle } from '@sigstore/bundle';
-import { X509Certificate } from '@sigstore/core';
+import type { X509Certificate } from '@sigstore/core';
 import { Verifier, toSignedEntity, type SignedEntity } from '@sigstore/verify';
 import { ProvenanceError } from './errors.js';
 import type { LoadedRoot } from './trusted-root.js';
@@ -31,7 +31,10 @@ export function parseBundle(json: unknown): Bundle {
 /** The in-toto payload of a DSSE bundle, read before verification to pick the root. */
 export function dssePayload(bundle: Bundle): Buffer {
   if (!isBundleWithDsseEnvelope(bundle)) {
-    throw new ProvenanceError('PROVENANCE_INVALID', 'the bundle carries no DSSE envelope (not an attestation)');
+    throw new ProvenanceError(
+      'PROVENANCE_INVALID',
+      'the bundle carries no DSSE envelope (not an attestation)',
+    );
   }
   const envelope = bundle.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD) {
@@ -76,7 +79,9 @@ export function verifyBundle(bundle: Bundle, root: LoadedRoot): VerifiedBundle {
  */
 function unknownAuthority(entity: SignedEntity, leaf: X509Certificate, root: LoadedRoot): string | undefined {
   const { certificateAuthorities, timestampAuthorities, tlogs } = root.material;
-  const issuerKnown = certificateAuthorities.some((ca) => ca.certChain.some((c) => c.subject.equals(leaf.issuer)));
+  const issuerKnown = certificateAuthorities.some((ca) =>
+    ca.certChain.some((c) => c.subject.equals(leaf.issuer)),
+  );
   if (!issuerKnown) return 'certificate authority';
   for (const ts of entity.timestamps) {
     if (ts.$case === 'timestamp-authority') {
