@@ -26,13 +26,15 @@ export interface RunCliOptions {
   cwd?: string;
   /** Kill the process after this long (default 60 s) and reject. */
   timeoutMs?: number;
+  /** Another build of the CLI (default CLI_PATH), e.g. the test-hooks build. */
+  cliPath?: string;
 }
 
 /** Spawns the built CLI with `args` and no stdin, and collects its output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
 export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const child = spawn(process.execPath, [opts.cliPath ?? CLI_PATH, ...args], {
       env: opts.env,
       cwd: opts.cwd ?? REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ import { checkAttestation, claimedKind, type AttestationTarget } from './check-a
 import { ALWAYS_FATAL, ProvenanceError, worstFailure } from './errors.js';
 import { entryBundle, listAttestations } from './fetch-attestations.js';
 import { allowedHosts } from './identity.js';
-import { embeddedRoot } from './trusted-root.js';
+import { embeddedRoot, type LoadedRoot, type RootName } from './trusted-root.js';
 
 /** What the stage decided: the record to keep (when something verified) and warnings to show. */
 export interface ProvenanceOutcome {
@@ -51,6 +51,7 @@ export async function checkProvenance(
   resolution: Resolution,
   installed: ProvenanceRecord | undefined,
   deps: ResolveDeps,
+  rootFor: (name: RootName) => LoadedRoot = (name) => embeddedRoot(name, deps.ctx.env),
 ): Promise<ProvenanceOutcome> {
   const mode = settings.provenance;
   if (mode === 'off') return { warnings: [], requests: 0 };
@@ -95,7 +96,7 @@ export async function checkProvenance(
     assetName: resolution.assetName,
     tag: resolution.version,
   };
-  const found = await examine(listed.entries, target, deps);
+  const found = await examine(listed.entries, target, deps, rootFor);
   const failures: ProvenanceError[] = [];
   const mustPass = new Set<ProvenanceError>();
   if (!found.build) {
@@ -130,9 +131,9 @@ async function examine(
   entries: readonly Parameters<typeof entryBundle>[0][],
   target: AttestationTarget,
   deps: ResolveDeps,
+  rootFor: (name: RootName) => LoadedRoot,
 ): Promise<Findings> {
   const found: Findings = { buildFailures: [], releaseFailures: [], requests: 0 };
-  const rootFor = (name: 'public-good' | 'github') => embeddedRoot(name, deps.ctx.env);
   for (const entry of entries) {
     if (found.build && found.release) break;
     let kind: 'build' | 'release' | 'other' = 'build';
