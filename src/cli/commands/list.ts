@@ -6,6 +6,7 @@ import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes, table } from '../table.js';
 import { errorJson } from '../render-error.js';
+import { provenanceJson, provenanceWord } from '../provenance-json.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
   if (!path) return false;
@@ -57,15 +58,27 @@ export async function listCommand(
         symlink_present: await present(s?.symlink, false),
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
+        provenance: provenanceJson(s?.installed?.provenance),
+        attested: provenanceWord(s?.installed?.provenance),
         error: app.ok ? null : errorJson(app.error),
       };
     }),
   );
   const { c } = out;
   const rows = [
-    ['NAME', 'STRATEGY', 'VERSION', 'SIZE', 'CHECKED', 'UPDATED', 'DESKTOP', 'SYMLINK', 'STATUS', 'FILE'].map(
-      (h) => c.bold(h),
-    ),
+    [
+      'NAME',
+      'STRATEGY',
+      'VERSION',
+      'SIZE',
+      'CHECKED',
+      'UPDATED',
+      'DESKTOP',
+      'SYMLINK',
+      'ATTESTED',
+      'STATUS',
+      'FILE',
+    ].map((h) => c.bold(h)),
   ];
   for (const a of apps) {
     const status = !a.valid
@@ -88,6 +101,7 @@ export async function listCommand(
       day(a.last_update),
       a.desktop_entry ? (a.desktop_entry_present ? 'yes' : c.red('missing')) : a.integration ? '-' : 'off',
       a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
+      a.attested,
       status,
       a.path ?? '-',
     ]);
