@@ -5,7 +5,7 @@
  * compared by owner and name, case-insensitively, on github.com or the configured hub web host.
  */
 import type { X509Certificate } from '@sigstore/core';
-import { ProvenanceError } from './errors.js';
+import { ProvenanceError, shown } from './errors.js';
 
 /** GitHub Actions' OIDC token issuer. */
 export const ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
@@ -42,29 +42,29 @@ export interface BuildIdentity {
 export function checkBuildIdentity(cert: X509Certificate, expected: ExpectedSigner): BuildIdentity {
   const issuer = extensionText(cert, OID_ISSUER_V2, true) ?? extensionText(cert, OID_ISSUER_V1, false);
   if (issuer !== ACTIONS_ISSUER) {
-    throw identityError(
-      `signed by OIDC issuer ${issuer ?? '(none)'}, not GitHub Actions (${ACTIONS_ISSUER})`,
-    );
+    throw identityError(`signed by OIDC issuer ${shown(issuer)}, not GitHub Actions (${ACTIONS_ISSUER})`);
   }
   const san = cert.subjectAltName ?? '';
   const workflow = parseWorkflow(san, expected.hosts);
   if (!workflow)
-    throw identityError(`the signer ${san || '(none)'} is not a GitHub Actions workflow on an allowed host`);
+    throw identityError(
+      `the signer ${shown(san || undefined)} is not a GitHub Actions workflow on an allowed host`,
+    );
   if (expected.signer) {
     const [owner = '', repo = '', ...path] = expected.signer.split('/');
     if (!sameRepo(workflow, owner, repo) || workflow.path !== path.join('/')) {
-      throw identityError(`signed by workflow ${san}, not provenance_signer ${expected.signer}`);
+      throw identityError(`signed by workflow ${shown(san)}, not provenance_signer ${expected.signer}`);
     }
   } else if (!sameRepo(workflow, expected.owner, expected.repo)) {
     throw identityError(
-      `signed by a workflow of ${workflow.owner}/${workflow.repo}, not ${expected.owner}/${expected.repo}`,
+      `signed by a workflow of ${shown(`${workflow.owner}/${workflow.repo}`)}, not ${expected.owner}/${expected.repo}`,
     );
   }
   const source = extensionText(cert, OID_SOURCE_REPO_URI, true);
   const sourceRepo = source ? parseRepoUrl(source, expected.hosts) : undefined;
   if (!sourceRepo || !sameRepo(sourceRepo, expected.owner, expected.repo)) {
     throw identityError(
-      `built from source repository ${source ?? '(none)'}, not ${expected.owner}/${expected.repo}`,
+      `built from source repository ${shown(source)}, not ${expected.owner}/${expected.repo}`,
     );
   }
   return {
@@ -79,7 +79,7 @@ export function checkBuildIdentity(cert: X509Certificate, expected: ExpectedSign
 export function checkReleaseIdentity(cert: X509Certificate): string {
   const san = cert.subjectAltName ?? '';
   if (san !== RELEASE_SIGNER)
-    throw identityError(`release attestation signed by ${san || '(none)'}, not ${RELEASE_SIGNER}`);
+    throw identityError(`release attestation signed by ${shown(san || undefined)}, not ${RELEASE_SIGNER}`);
   return san;
 }
 

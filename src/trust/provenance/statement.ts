@@ -1,6 +1,6 @@
 /** The in-toto statement inside an attestation: its predicate type and the subjects it vouches for. */
 import { z } from 'zod';
-import { ProvenanceError } from './errors.js';
+import { ProvenanceError, shown } from './errors.js';
 
 /** SLSA build provenance, as GitHub artifact attestations write it. */
 export const BUILD_PREDICATE = 'https://slsa.dev/provenance/v1';
@@ -69,7 +69,7 @@ export function requireReleaseScope(statement: Statement, owner: string, repo: s
   if (repository.toLowerCase() !== `${owner}/${repo}`.toLowerCase() || attestedTag !== tag) {
     throw new ProvenanceError(
       'PROVENANCE_SUBJECT',
-      `the release attestation is for ${repository}@${attestedTag}, not ${owner}/${repo}@${tag}`,
+      `the release attestation is for ${shown(`${repository}@${attestedTag}`)}, not ${owner}/${repo}@${tag}`,
     );
   }
 }

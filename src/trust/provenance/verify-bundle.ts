@@ -7,7 +7,7 @@
 import { bundleFromJSON, isBundleWithDsseEnvelope, type Bundle } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
 import { Verifier, toSignedEntity, type SignedEntity } from '@sigstore/verify';
-import { ProvenanceError } from './errors.js';
+import { ProvenanceError, shown } from './errors.js';
 import type { LoadedRoot } from './trusted-root.js';
 
 /** A bundle whose signature verified, with what the identity and statement checks read next. */
@@ -38,7 +38,10 @@ export function dssePayload(bundle: Bundle): Buffer {
   }
   const envelope = bundle.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD) {
-    throw new ProvenanceError('PROVENANCE_INVALID', `unexpected DSSE payload type ${envelope.payloadType}`);
+    throw new ProvenanceError(
+      'PROVENANCE_INVALID',
+      `unexpected DSSE payload type ${shown(envelope.payloadType)}`,
+    );
   }
   return envelope.payload;
 }
@@ -100,5 +103,5 @@ function unknownAuthority(entity: SignedEntity, leaf: X509Certificate, root: Loa
 }
 
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return shown(err instanceof Error ? err.message : String(err));
 }
