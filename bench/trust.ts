@@ -10,8 +10,6 @@
  *
  * Targets: zero extra requests on a repeated check/update; under 150 ms CPU per app on an update.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +25,7 @@ import { sha256 } from '../test/helpers/sha256.js';
 import { disposeTestHooksCli, testHooksCli } from '../test/helpers/test-hooks-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
 import { forge, makeContext, makeDeps, makeSettings } from '../test/strategy/support.js';
+import { runNodeChild } from './node-child.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -117,19 +116,10 @@ try {
     };
     sim.clearRequests();
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', preload, cli, '--json', ...args], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    const [code] = (await once(child, 'close')) as [number | null];
+    const { stdout } = await runNodeChild(['--import', preload, cli, '--json', ...args], env);
     const wallMs = performance.now() - t0;
-    if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${Buffer.concat(err).toString()}`);
     const cpu = JSON.parse(await readFile(cpuFile, 'utf8')) as { user: number; system: number };
-    const json = JSON.parse(Buffer.concat(out).toString()) as { apps: { status: string }[] };
+    const json = JSON.parse(stdout) as { apps: { status: string }[] };
     const counts = new Map<string, number>();
     for (const a of json.apps) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
     const attestation = sim.requests.filter((r) => r.path.includes('/attestations/'));
