@@ -38,6 +38,12 @@ const SAMPLES: Record<string, Sample> = {
   stall_timeout: { config: 5, recipe: 0.5 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  provenance: { config: 'require', recipe: 'warn' },
+  provenance_signer: {
+    config: 'org/app/.github/workflows/release.yml',
+    recipe: 'org/shared/.github/workflows/build.yaml',
+  },
+  release_attestation: { config: 'off', recipe: 'require' },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {
