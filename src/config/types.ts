@@ -67,6 +67,8 @@ export interface GlobalSettings {
   provenance_signer?: string | undefined;
   /** Release attestation check: when the release is immutable (auto), always, or never. */
   release_attestation: 'auto' | 'require' | 'off';
+  /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
+  launch_fixes: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

@@ -121,6 +121,7 @@ export async function installApp(
       sha256: fileSha,
       installedAt: now,
       ...(provenance.record ? { provenance: provenance.record } : {}),
+      ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     };
     const previous =
       placed.previous && current?.installed ? { ...current.installed, file: placed.previous } : undefined;
@@ -138,13 +139,13 @@ export async function installApp(
         warnings.push(err instanceof Error ? err.message : String(err));
       }
     }
-    const integ = await integrateStep(
-      settings,
-      placed.file,
+    const integ = await integrateStep(settings, {
+      appImagePath: placed.file,
       symlink,
-      current?.integration,
-      run.ctx.paths.dataHome,
-    );
+      previous: current?.integration,
+      dataHome: run.ctx.paths.dataHome,
+      env: run.ctx.env,
+    });
     warnings.push(...integ.warnings);
     return {
       installed,

@@ -24,6 +24,10 @@ export interface ForgeRelease {
   releaseUrl?: string | undefined;
   /** The hub says its assets can no longer change (and it publishes a release attestation). */
   immutable?: boolean | undefined;
+  /** ISO time the release was published, when the forge says. */
+  publishedAt?: string | undefined;
+  /** The proxy base the metadata came through, when the hub was rate-limited. */
+  viaProxy?: string | undefined;
   assets: ForgeAsset[];
 }
 
@@ -49,6 +53,8 @@ export function releaseToResolution(
     zsyncUrl: findByName(release.assets, `${asset.name}.zsync`)?.url,
     releaseUrl: release.releaseUrl,
     immutable: release.immutable,
+    publishedAt: release.publishedAt,
+    viaProxy: release.viaProxy,
   };
 }
 

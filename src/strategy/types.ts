@@ -33,6 +33,10 @@ export interface Resolution {
   releaseUrl?: string | undefined;
   /** forge (hub): the release is immutable, so a release attestation exists for its assets. */
   immutable?: boolean | undefined;
+  /** forge: ISO time the release was published, when known. */
+  publishedAt?: string | undefined;
+  /** forge: the proxy base the release metadata came through (its digest is then not proof). */
+  viaProxy?: string | undefined;
 }
 
 /** Result of resolving one app: a resolution, or a rate-limit window that stopped it. */

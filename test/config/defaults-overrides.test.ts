@@ -44,6 +44,7 @@ const SAMPLES: Record<string, Sample> = {
     recipe: 'org/shared/.github/workflows/build.yaml',
   },
   release_attestation: { config: 'off', recipe: 'require' },
+  launch_fixes: { config: false, recipe: true },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

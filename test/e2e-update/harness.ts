@@ -30,7 +30,7 @@ export interface PublishOptions extends HubReleaseOptions {
   body?: Buffer;
 }
 
-/** Publishes `<version>` of `e2e/<app>` (tag = version) with its asset under `/dl/<app>/`. */
+/** Publishes `<version>` of `e2e/<app>` (tag = version) with its asset at the hub's download path. */
 export async function publish(
   sim: Sim,
   app: string,

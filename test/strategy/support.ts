@@ -28,6 +28,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     keep_previous: true,
     provenance: 'off',
     release_attestation: 'auto',
+    launch_fixes: true,
     name: 'demo',
     strategy,
     ignore: false,
