@@ -332,3 +332,57 @@ void describe('provenance: warn and release attestations', () => {
     });
   });
 });
+
+void describe('provenance and the hub proxy', () => {
+  void test('metadata through a proxy: attestations still come from the hub itself, never the proxy', async () => {
+    const world = await suite.world(['provenance: require']);
+    const hex = await installedV1(world, 'proxied');
+    suite.sim.hub.setAttestations('e2e', 'proxied', hex, [ca.bundle(workflow('proxied'), provenanceOf(hex))]);
+    const proxy = ['hub_proxy: true', `hub_proxy_prefix: ${suite.sim.proxyPrefix()}`];
+    const limited = { rateLimit: { kind: '403-remaining', resetInSeconds: 3600 } } as const;
+    // The hub limits the release request; with respect_rate_limits off the hub is still asked.
+    suite.sim.fault('/repos/e2e/proxied/releases/latest', { ...limited, times: 1 });
+    await world.writeForgeRecipe('proxied', { extra: [...proxy, 'respect_rate_limits: false'] });
+    suite.sim.clearRequests();
+    const run = await world.run<UpdateJson>(['--json', 'update', 'proxied']);
+    assert.equal(run.code, 0, run.stderr);
+    const entry = appOf(run, 'proxied');
+    assert.equal(entry.status, 'updated');
+    assert.ok(entry.via_proxy, 'the metadata came through the proxy');
+    const calls = attestationRequests(suite.sim);
+    assert.deepEqual(
+      calls.map((c) => [c.origin, c.path.startsWith('/repos/'), c.headers.authorization]),
+      [['main', true, `Bearer ${TOKEN}`]],
+      'one direct hub request with the token, none through the proxy',
+    );
+    const listed = appOf(await world.run<ListJson>(['--json', 'list']), 'proxied');
+    assert.equal(listed.provenance?.digest, `sha256:${hex}`);
+  });
+
+  void test('metadata through a proxy while the hub window is open: require waits (rate_limited), v1 kept', async () => {
+    const world = await suite.world(['provenance: require']);
+    const hex = await installedV1(world, 'waiting');
+    suite.sim.hub.setAttestations('e2e', 'waiting', hex, [ca.bundle(workflow('waiting'), provenanceOf(hex))]);
+    await world.writeForgeRecipe('waiting', {
+      extra: ['hub_proxy: true', `hub_proxy_prefix: ${suite.sim.proxyPrefix()}`],
+    });
+    suite.sim.fault('/repos/e2e/waiting/releases/latest', {
+      rateLimit: { kind: '403-remaining', resetInSeconds: 3600 },
+      times: 1,
+    });
+    suite.sim.clearRequests();
+    const run = await world.run<UpdateJson>(['--json', 'update', 'waiting']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(appOf(run, 'waiting').status, 'rate_limited');
+    assert.equal(
+      attestationRequests(suite.sim).length,
+      0,
+      'no attestation request while the hub window is open',
+    );
+    const state = await world.readState<{
+      apps: Record<string, { installed: { version: string; file: string } }>;
+    }>('throw');
+    assert.equal(state.apps.waiting?.installed.version, '1.0.0');
+    assert.equal(await execInstalled(state.apps.waiting.installed.file), 'waiting 1.0.0');
+  });
+});
