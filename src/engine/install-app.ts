@@ -10,7 +10,7 @@ import { placeAppImage } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
-import { checkProvenance } from '../trust/provenance/stage.js';
+import type { ProvenanceOutcome } from '../trust/provenance/stage.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
@@ -26,6 +26,26 @@ export interface InstallResult {
   method: string;
   bytesDownloaded: number;
   bytesReused: number;
+}
+
+/**
+ * The provenance stage, loaded only when an app turns it on: the Sigstore verifier costs 100+ ms
+ * to initialise, which a run with `provenance: off` should not pay.
+ */
+async function provenanceStage(
+  settings: AppSettings,
+  resolution: Resolution,
+  current: AppState | undefined,
+  run: Run,
+): Promise<ProvenanceOutcome> {
+  if (settings.provenance === 'off') return { warnings: [], requests: 0 };
+  const { checkProvenance } = await import('../trust/provenance/stage.js');
+  return checkProvenance(settings, resolution, current?.installed?.provenance, {
+    ctx: run.ctx,
+    store: run.store,
+    memo: run.memo,
+    signal: run.signal,
+  });
 }
 
 /** Makes sure storage_dir exists and is writable before spending bandwidth. */
@@ -54,12 +74,7 @@ export async function installApp(
 ): Promise<InstallResult> {
   const dir = settings.storage_dir;
   // Attestations are checked against the published digest before a byte is downloaded.
-  const provenance = await checkProvenance(settings, resolution, current?.installed?.provenance, {
-    ctx: run.ctx,
-    store: run.store,
-    memo: run.memo,
-    signal: run.signal,
-  });
+  const provenance = await provenanceStage(settings, resolution, current, run);
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name));
   const oldFile = current?.installed?.file;

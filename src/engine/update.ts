@@ -1,6 +1,6 @@
 import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
-import { ProvenanceRateLimited } from '../trust/provenance/stage.js';
+import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
 import { refreshLaunchFixes } from './integrate-step.js';

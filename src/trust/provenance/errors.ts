@@ -45,6 +45,17 @@ export class ProvenanceError extends KeeperError {
   }
 }
 
+/** The attestation lookup was rate-limited under `provenance: require`: try again after `retryAt`. */
+export class ProvenanceRateLimited extends KeeperError {
+  constructor(
+    readonly retryAt: Date,
+    message: string,
+  ) {
+    super('RATE_LIMITED', message);
+    this.name = 'ProvenanceRateLimited';
+  }
+}
+
 /** The most alarming of several failures (INVALID before SUBJECT before IDENTITY ...). */
 export function worstFailure(errors: readonly ProvenanceError[]): ProvenanceError | undefined {
   return [...errors].sort(

@@ -5,12 +5,11 @@
  * installed bytes to the attested digest. A digest verified once is never looked up again.
  */
 import type { AppSettings } from '../../config/types.js';
-import { KeeperError } from '../../core/errors.js';
 import { routeRepository } from '../../forge/detect.js';
 import type { ProvenanceRecord } from '../../state/types.js';
 import type { ResolveDeps, Resolution } from '../../strategy/types.js';
 import { checkAttestation, claimedKind, type AttestationTarget } from './check-attestation.js';
-import { ALWAYS_FATAL, ProvenanceError, worstFailure } from './errors.js';
+import { ALWAYS_FATAL, ProvenanceError, ProvenanceRateLimited, worstFailure } from './errors.js';
 import { entryBundle, listAttestations } from './fetch-attestations.js';
 import { allowedHosts } from './identity.js';
 import { embeddedRoot, type LoadedRoot, type RootName } from './trusted-root.js';
@@ -21,17 +20,6 @@ export interface ProvenanceOutcome {
   warnings: string[];
   /** HTTP exchanges spent (0 when off or already verified). */
   requests: number;
-}
-
-/** The attestation lookup was rate-limited under `provenance: require`: try again after `retryAt`. */
-export class ProvenanceRateLimited extends KeeperError {
-  constructor(
-    readonly retryAt: Date,
-    message: string,
-  ) {
-    super('RATE_LIMITED', message);
-    this.name = 'ProvenanceRateLimited';
-  }
 }
 
 interface Findings {
