@@ -11,7 +11,12 @@ import { checkAttestation, type AttestationTarget } from '../../src/trust/proven
 import { ProvenanceError } from '../../src/trust/provenance/errors.js';
 import { checkBuildIdentity, type ExpectedSigner } from '../../src/trust/provenance/identity.js';
 import { parseStatement, requireSubject } from '../../src/trust/provenance/statement.js';
-import { embeddedRoot, loadRoot, type TrustedRootJson } from '../../src/trust/provenance/trusted-root.js';
+import {
+  embeddedRoot,
+  githubRootJson,
+  loadRoot,
+  type TrustedRootJson,
+} from '../../src/trust/provenance/trusted-root.js';
 import { parseBundle, verifyBundle } from '../../src/trust/provenance/verify-bundle.js';
 import { corpusFolder } from '../helpers/corpus.js';
 
@@ -212,5 +217,13 @@ void describe('provenance on the real attestation corpus', { skip }, () => {
       code(() => checkAttestation(json, { ...target, repo: 'other' }, () => publicGood())),
       'PROVENANCE_IDENTITY',
     );
+  });
+
+  void test('the embedded GitHub root holds the same authorities as the root GitHub publishes', () => {
+    const published = readJson('github-trusted-root.json') as Required<TrustedRootJson>;
+    const ours = githubRootJson() as Required<TrustedRootJson>;
+    assert.deepEqual(ours.certificateAuthorities, published.certificateAuthorities);
+    assert.deepEqual(ours.timestampAuthorities, published.timestampAuthorities);
+    assert.deepEqual([ours.tlogs, ours.ctlogs], [published.tlogs, published.ctlogs]);
   });
 });
