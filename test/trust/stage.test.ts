@@ -210,4 +210,23 @@ void describe('provenance stage', () => {
       'the open window sends nothing',
     );
   });
+
+  void test('a certificate may name the configured hub web host instead of github.com, never another host', async () => {
+    const signed = (host: string) =>
+      ca.bundle(
+        {
+          san: `https://${host}/ST/Host/.github/workflows/build.yml@refs/tags/v1`,
+          sourceRepository: `https://${host}/st/HOST`,
+        },
+        { predicateType: BUILD, subject: [{ digest: { sha256: HEX } }] },
+      );
+    sim.hub.setAttestations('st', 'host', HEX, [signed(new URL(sim.url).host)]);
+    const out = await checkProvenance(settings('host'), resolution(), undefined, makeDeps(), rootFor);
+    assert.equal(out.record?.build?.sourceRepository, `https://${new URL(sim.url).host}/st/HOST`);
+    sim.hub.setAttestations('st', 'host', HEX, [signed('hub.evil.example')]);
+    assert.equal(
+      await codeOf(checkProvenance(settings('host'), resolution(), undefined, makeDeps(), rootFor)),
+      'PROVENANCE_IDENTITY',
+    );
+  });
 });
