@@ -1,10 +1,12 @@
+import { MAX_VERSION_IN_FILE_NAME } from '../core/file-names.js';
+
 /** Makes a version string safe inside a file name: no separators, no leading dot, bounded length. */
 export function safeVersion(version: string): string {
   const cleaned = version
     .trim()
     .replace(/[^A-Za-z0-9._+-]+/g, '_')
     .replace(/^[.]+/, '')
-    .slice(0, 64);
+    .slice(0, MAX_VERSION_IN_FILE_NAME);
   return cleaned || 'unknown';
 }
 

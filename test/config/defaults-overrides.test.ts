@@ -45,6 +45,7 @@ const SAMPLES: Record<string, Sample> = {
   },
   release_attestation: { config: 'off', recipe: 'require' },
   launch_fixes: { config: false, recipe: true },
+  auto_self_update: { config: true, recipe: false },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

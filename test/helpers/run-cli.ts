@@ -28,13 +28,18 @@ export interface RunCliOptions {
   timeoutMs?: number;
   /** Another build of the CLI (default CLI_PATH), e.g. the test-hooks build. */
   cliPath?: string;
+  /** An executable to run instead of `node dist/appimage-keeper.mjs` (the standalone build, an installed bin). */
+  program?: string;
 }
 
 /** Spawns the built CLI with `args` and no stdin, and collects its output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
 export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [opts.cliPath ?? CLI_PATH, ...args], {
+    const [cmd, argv] = opts.program
+      ? [opts.program, args]
+      : [process.execPath, [opts.cliPath ?? CLI_PATH, ...args]];
+    const child = spawn(cmd, argv, {
       env: opts.env,
       cwd: opts.cwd ?? REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

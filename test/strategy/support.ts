@@ -29,6 +29,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     provenance: 'off',
     release_attestation: 'auto',
     launch_fixes: true,
+    auto_self_update: false,
     name: 'demo',
     strategy,
     ignore: false,

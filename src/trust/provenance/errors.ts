@@ -63,17 +63,12 @@ export function worstFailure(errors: readonly ProvenanceError[]): ProvenanceErro
   )[0];
 }
 
-// C0/C1 controls and the bidirectional overrides that can reorder what a terminal shows.
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
 /**
- * A value read from a certificate, statement or answer, made safe for a message: control and
- * bidirectional-override characters are escaped and the length is capped, so an attestation
- * cannot write to the user's terminal.
+ * A value read from a certificate, statement or answer, capped for a message (the CLI escapes
+ * what reaches the terminal; this keeps a hostile attestation from filling the error with
+ * kilobytes). Control characters are kept so the CLI can show them escaped.
  */
 export function shown(value: string | undefined, max = 200): string {
   if (value === undefined) return '(none)';
-  const clipped = value.length > max ? `${value.slice(0, max)}…` : value;
-  return clipped.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return value.length > max ? `${value.slice(0, max)}…` : value;
 }

@@ -12,7 +12,7 @@ import { fetchMetadata } from '../../forge/metadata.js';
 import { hubAuthHeaders } from '../../forge/token.js';
 import { request } from '../../net/http.js';
 import type { ResolveDeps } from '../../strategy/types.js';
-import { ProvenanceError, shown } from './errors.js';
+import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
 
 /** Attestations looked at per asset; more is a hostile or broken answer. */
@@ -94,8 +94,9 @@ export async function entryBundle(
   signal: AbortSignal | undefined,
 ): Promise<{ bundle: unknown; requests: number }> {
   if (entry.bundle) return { bundle: entry.bundle, requests: 0 };
-  const url = entry.bundle_url ? shown(entry.bundle_url, 2048) : undefined;
-  if (!url || url !== entry.bundle_url || !/^https?:\/\//i.test(url)) {
+  const url = entry.bundle_url;
+  // A link with control characters or of absurd length is not one we follow.
+  if (!url || url.length > 2048 || /[\s\p{Cc}]/u.test(url) || !/^https?:\/\//i.test(url)) {
     throw new ProvenanceError(
       'PROVENANCE_INVALID',
       'an attestation has neither a bundle nor a usable bundle_url',
