@@ -229,4 +229,24 @@ void describe('provenance stage', () => {
       'PROVENANCE_IDENTITY',
     );
   });
+
+  void test('a hub failure (500) or an answer of the wrong shape is PROVENANCE_NONE: a warning under warn', async () => {
+    sim.hub.setAttestations('st', 'flaky', HEX, [build('flaky')]);
+    sim.fault(/\/attestations\//, { status: 500 });
+    const warned = await checkProvenance(
+      settings('flaky', { provenance: 'warn' }),
+      resolution(),
+      undefined,
+      makeDeps(),
+      rootFor,
+    );
+    assert.match(warned.warnings[0] ?? '', /PROVENANCE_NONE.*HTTP 500/);
+    sim.clearFaults();
+    sim.fault(/\/attestations\//, { body: '{"attestations":"nope"}', contentType: 'application/json' });
+    assert.equal(
+      await codeOf(checkProvenance(settings('flaky'), resolution(), undefined, makeDeps(), rootFor)),
+      'PROVENANCE_NONE',
+    );
+    sim.clearFaults();
+  });
 });

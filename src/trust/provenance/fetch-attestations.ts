@@ -70,12 +70,16 @@ export async function listAttestations(
     if (err instanceof KeeperError && err.code === 'FORGE_FORBIDDEN') {
       throw new ProvenanceError('PROVENANCE_NONE', `the hub refused to list attestations: ${err.message}`);
     }
+    // A server or network failure is not evidence about the file: `warn` warns, `require` fails.
+    if (err instanceof KeeperError && err.code !== 'ABORTED') {
+      throw new ProvenanceError('PROVENANCE_NONE', `attestations could not be listed: ${err.message}`);
+    }
     throw err;
   }
   if (result.kind === 'rate_limited') return result;
   const parsed = Answer.safeParse(result.body);
   if (!parsed.success) {
-    throw new KeeperError('FORGE_BAD_RESPONSE', `unexpected attestations answer from ${url}`);
+    throw new ProvenanceError('PROVENANCE_NONE', `unexpected attestations answer from ${url}`);
   }
   return {
     kind: 'ok',

@@ -68,7 +68,14 @@ export async function checkProvenance(
   const wantRelease =
     settings.release_attestation === 'require' ||
     (settings.release_attestation === 'auto' && resolution.immutable === true);
-  const listed = await listAttestations(route, hex, settings, deps);
+  let listed;
+  try {
+    listed = await listAttestations(route, hex, settings, deps);
+  } catch (err) {
+    // The hub refused or failed: no evidence either way, so the policy decides (warn or fail).
+    if (err instanceof ProvenanceError) return decide(settings, deps, [err]);
+    throw err;
+  }
   if (listed.kind === 'rate_limited') {
     const message = `attestations not checked: ${listed.message}`;
     if (mode === 'require') throw new ProvenanceRateLimited(listed.retryAt, message);
