@@ -21,6 +21,7 @@ const SAMPLES: Record<string, Sample> = {
   manage_desktop_files: { config: false, recipe: true },
   create_symlinks: { config: true, recipe: false },
   segmented_downloads: { config: false, recipe: true },
+  delta: { config: 'off', recipe: 'blockmap' },
   show_all: { config: true, recipe: false },
   respect_rate_limits: { config: false, recipe: true },
   hub_proxy: { config: false, recipe: true },
@@ -44,6 +45,7 @@ const SAMPLES: Record<string, Sample> = {
     recipe: 'org/shared/.github/workflows/build.yaml',
   },
   release_attestation: { config: 'off', recipe: 'require' },
+  signature: { config: 'off', recipe: 'require' },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },
 };
