@@ -211,9 +211,30 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     key: 'stall_timeout',
     type: 'number (seconds)',
     default: 30,
-    description: 'Abort a connection that delivers no bytes for this long (then retry).',
+    description:
+      'Abort a connection that delivers no bytes, or less than `min_rate` per second, for this long (then retry).',
     aliases: [],
     schema: z.number().positive().max(3600),
+    extension: true,
+  },
+  {
+    key: 'min_rate',
+    type: 'integer (bytes/s)',
+    default: 10240,
+    description:
+      'Minimum download rate: less than this many bytes per second over `stall_timeout` seconds is a stall (`DOWNLOAD_TOO_SLOW`); 0 turns the rule off.',
+    aliases: [],
+    schema: z.number().int('must be a whole number').min(0),
+    extension: true,
+  },
+  {
+    key: 'app_timeout',
+    type: 'number (seconds)',
+    default: 1800,
+    description:
+      'Ceiling on the whole update of one app (resolve, download, verify, install; `APP_TIMEOUT`). Time queued behind other apps for one of the run’s download slots does not count.',
+    aliases: [],
+    schema: z.number().positive().max(86400),
     extension: true,
   },
   {

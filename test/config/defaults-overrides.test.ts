@@ -37,6 +37,8 @@ const SAMPLES: Record<string, Sample> = {
   lab_release_web_url: { config: 'https://lab.local', recipe: 'https://lab2.local' },
   download_connections: { config: 8, recipe: 2 },
   stall_timeout: { config: 5, recipe: 0.5 },
+  min_rate: { config: 0, recipe: 2048 },
+  app_timeout: { config: 600, recipe: 90 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
   provenance: { config: 'require', recipe: 'warn' },

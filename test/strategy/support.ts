@@ -25,6 +25,8 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     hub_proxy_prefix: 'all',
     download_connections: 4,
     stall_timeout: 30,
+    min_rate: 10240,
+    app_timeout: 1800,
     notify: false,
     keep_previous: true,
     provenance: 'off',
