@@ -359,26 +359,27 @@ void describe('provenance and the hub proxy', () => {
     assert.equal(listed.provenance?.digest, `sha256:${hex}`);
   });
 
-  void test('metadata through a proxy while the hub window is open: require waits (rate_limited), v1 kept', async () => {
+  void test('metadata through a proxy and the hub limits the attestation request too: require waits, v1 kept', async () => {
     const world = await suite.world(['provenance: require']);
     const hex = await installedV1(world, 'waiting');
     suite.sim.hub.setAttestations('e2e', 'waiting', hex, [ca.bundle(workflow('waiting'), provenanceOf(hex))]);
     await world.writeForgeRecipe('waiting', {
       extra: ['hub_proxy: true', `hub_proxy_prefix: ${suite.sim.proxyPrefix()}`],
     });
-    suite.sim.fault('/repos/e2e/waiting/releases/latest', {
-      rateLimit: { kind: '403-remaining', resetInSeconds: 3600 },
-      times: 1,
-    });
+    const limited = { rateLimit: { kind: '403-remaining', resetInSeconds: 3600 } } as const;
+    suite.sim.fault('/repos/e2e/waiting/releases/latest', { ...limited, times: 1 });
+    suite.sim.fault(/\/repos\/e2e\/waiting\/attestations\//, { ...limited, times: 1 });
     suite.sim.clearRequests();
     const run = await world.run<UpdateJson>(['--json', 'update', 'waiting']);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(appOf(run, 'waiting').status, 'rate_limited');
-    assert.equal(
-      attestationRequests(suite.sim).length,
-      0,
-      'no attestation request while the hub window is open',
+    const calls = attestationRequests(suite.sim);
+    assert.deepEqual(
+      calls.map((c) => c.origin),
+      ['main'],
+      'asked of the hub once, never of the proxy',
     );
+    assert.equal(suite.sim.requests.filter((r) => r.path.startsWith('/dl/')).length, 0, 'nothing downloaded');
     const state = await world.readState<{
       apps: Record<string, { installed: { version: string; file: string } }>;
     }>('throw');
