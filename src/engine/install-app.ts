@@ -1,18 +1,21 @@
 import { access, constants, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { hostArch } from '../appimage/elf.js';
 import { sha256File, verifyAppImage, verifySizeAndDigest } from '../appimage/verify.js';
 import { extractAppImageFromZip, isZip } from '../appimage/zip.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { cleanStaleTemps } from '../net/download/index.js';
-import { renderFileName, tempPrefix } from '../install/naming.js';
-import { placeAppImage } from '../install/place.js';
+import { legacyTempPattern, renderFileName, tempPrefix } from '../install/naming.js';
+import { placeAppImage, PREVIOUS_DIR } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
+import { writeIntent } from '../state/intent.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
+import { managedStorageDirs } from './managed-dirs.js';
 import type { Run } from './run.js';
 
 /** What an install produced, for the outcome and for state. */
@@ -53,7 +56,8 @@ export async function installApp(
 ): Promise<InstallResult> {
   const dir = settings.storage_dir;
   await prepareStorage(dir);
-  await cleanStaleTemps(dir, tempPrefix(settings.name));
+  await cleanStaleTemps(dir, tempPrefix(settings.name), legacyTempPattern(settings.name));
+  await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name));
   const oldFile = current?.installed?.file;
   const fetched = await fetchAsset(settings, resolution, oldFile, run);
   let appImagePath = fetched.path;
@@ -90,58 +94,55 @@ export async function installApp(
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
     const fileName = renderFileName(settings.naming_format, settings.name, version);
+    const now = run.ctx.now().toISOString();
+    const record = (file: string): InstalledRecord => ({
+      version,
+      identity: resolution.identity,
+      file,
+      url: resolution.url,
+      size: fetched.size,
+      sha256: fileSha,
+      installedAt: now,
+    });
+    const oldRecord = current?.installed;
     const placed = await placeAppImage({
       tempPath: appImagePath,
       storageDir: dir,
       fileName,
       name: settings.name,
-      oldFile,
+      old: oldRecord,
       keepPrevious: settings.keep_previous,
+      managedDirs: managedStorageDirs(run.ws),
+      now: run.ctx.now(),
+      beforeCommit: (plan) =>
+        writeIntent(run.ctx.paths.stateDir, {
+          app: settings.name,
+          installed: record(plan.target),
+          previous: plan.previous && oldRecord ? { ...oldRecord, file: plan.previous } : undefined,
+          staged: plan.staged,
+          oldFile: oldRecord?.file,
+        }),
     });
+    if (placed.foreignKept) {
+      const message = `${placed.file} was not installed by appimage-keeper; kept it as ${placed.foreignKept}`;
+      warnings.push(message);
+      run.ctx.emit({ type: 'warning', app: settings.name, code: 'FOREIGN_FILE_KEPT', message });
+    }
     run.ctx.emit({
       type: 'info',
       app: settings.name,
       message: `verified and installed ${placed.file} (sha256 ${fileSha})`,
     });
-    const now = run.ctx.now().toISOString();
-    const installed: InstalledRecord = {
-      version,
-      identity: resolution.identity,
-      file: placed.file,
-      url: resolution.url,
-      size: fetched.size,
-      sha256: fileSha,
-      installedAt: now,
-    };
+    const installed = record(placed.file);
     const previous =
       placed.previous && current?.installed ? { ...current.installed, file: placed.previous } : undefined;
-    let symlink = current?.symlink;
-    if (settings.create_symlinks) {
-      try {
-        symlink = await placeSymlink({
-          dir: settings.symlink_dir,
-          name: settings.name,
-          target: placed.file,
-          storageDir: dir,
-          ours: current?.symlink,
-        });
-      } catch (err) {
-        warnings.push(err instanceof Error ? err.message : String(err));
-      }
-    }
-    const integ = await integrateStep(
-      settings,
-      placed.file,
-      symlink,
-      current?.integration,
-      run.ctx.paths.dataHome,
-    );
-    warnings.push(...integ.warnings);
+    const linked = await linkAndIntegrate(settings, placed.file, current, run);
+    warnings.push(...linked.warnings);
     return {
       installed,
       previous,
-      symlink,
-      integration: integ.record,
+      symlink: linked.symlink,
+      integration: linked.integration,
       warnings,
       method: fetched.method,
       bytesDownloaded: fetched.bytesDownloaded,
@@ -151,4 +152,34 @@ export async function installApp(
     await removeTemps(fetched.path, appImagePath === fetched.path ? undefined : appImagePath);
     throw err;
   }
+}
+
+/**
+ * Points the symlink and the desktop entry at a newly placed file. Failures become warnings: the
+ * AppImage is installed either way, and the next run retries.
+ */
+export async function linkAndIntegrate(
+  settings: AppSettings,
+  file: string,
+  current: AppState | undefined,
+  run: Run,
+): Promise<{ symlink: string | undefined; integration: AppState['integration']; warnings: string[] }> {
+  const warnings: string[] = [];
+  let symlink = current?.symlink;
+  if (settings.create_symlinks) {
+    try {
+      symlink = await placeSymlink({
+        dir: settings.symlink_dir,
+        name: settings.name,
+        target: file,
+        storageDir: settings.storage_dir,
+        ours: current?.symlink,
+      });
+    } catch (err) {
+      warnings.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  const integ = await integrateStep(settings, file, symlink, current?.integration, run.ctx.paths.dataHome);
+  warnings.push(...integ.warnings);
+  return { symlink, integration: integ.record, warnings };
 }

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+// What state.json may hold. Every path we later act on must be absolute; strings are bounded so a
+// damaged file cannot blow up what `list` prints or what we keep in memory.
+const text = z.string().max(4096);
+const absPath = text.refine((p) => p.startsWith('/') && !p.includes('\0'), 'must be an absolute path');
+const isoTime = text;
+
+const installedSchema = z.object({
+  version: text,
+  identity: text,
+  file: absPath,
+  url: text,
+  size: z.number().int().nonnegative(),
+  sha256: text,
+  installedAt: isoTime,
+});
+
+const integrationSchema = z.object({
+  desktopId: text,
+  desktopFile: absPath,
+  icons: z.array(absPath).max(1000),
+});
+
+/** One app's entry; unknown keys (written by newer versions) are kept as they are. */
+export const appStateSchema = z
+  .object({
+    strategy: text,
+    installed: installedSchema.optional(),
+    previous: installedSchema.extend({ integration: integrationSchema.optional() }).optional(),
+    integration: integrationSchema.optional(),
+    symlink: absPath.optional(),
+    hold: z.boolean().optional(),
+    lastCheck: isoTime.optional(),
+    lastUpdate: isoTime.optional(),
+    latest: z.object({ version: text, identity: text, checkedAt: isoTime }).optional(),
+    lastError: z.object({ code: text, message: z.string().max(65536), at: isoTime }).optional(),
+  })
+  .passthrough();
+
+export const rateLimitSchema = z.object({ until: isoTime, message: z.string().max(65536) });
+
+export const forgeKindSchema = z.enum(['gitea', 'forgejo']);
+
+/** The first line of an issue found by zod, for a warning. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
