@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { stat, writeFile, mkdir } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
