@@ -215,6 +215,20 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
     extension: true,
   },
+  {
+    key: 'max_asset_size',
+    type: 'number (bytes)',
+    default: 4 * 1024 ** 3,
+    description:
+      'Largest AppImage (or ZIP entry holding one) accepted; a bigger announced asset or extracted entry fails the app.',
+    aliases: [],
+    schema: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 50),
+    extension: true,
+  },
 ];
 
 /** Default global settings as written by `init --global`, before path expansion. */

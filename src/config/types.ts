@@ -61,6 +61,7 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  max_asset_size: number;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

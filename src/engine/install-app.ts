@@ -5,6 +5,7 @@ import { sha256File, verifyAppImage, verifySizeAndDigest } from '../appimage/ver
 import { extractAppImageFromZip, isZip } from '../appimage/zip.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
+import { ensureFreeSpace } from '../core/free-space.js';
 import { cleanStaleTemps } from '../net/download/index.js';
 import { legacyTempPattern, renderFileName, tempPrefix } from '../install/naming.js';
 import { placeAppImage, PREVIOUS_DIR } from '../install/place.js';
@@ -43,6 +44,22 @@ async function prepareStorage(dir: string): Promise<void> {
   }
 }
 
+/** Refuses an announced asset over max_asset_size, or one the storage_dir's file system has no room for. */
+async function checkAssetSize(settings: AppSettings, size: number | undefined): Promise<void> {
+  if (size === undefined) return;
+  if (size > settings.max_asset_size) {
+    throw new KeeperError(
+      'ASSET_TOO_LARGE',
+      `the release announces ${size} bytes, over max_asset_size (${settings.max_asset_size}); not downloaded`,
+      {
+        hint: 'if this AppImage really is that big, raise max_asset_size',
+        details: { size, max: settings.max_asset_size },
+      },
+    );
+  }
+  await ensureFreeSpace(settings.storage_dir, size, 'the download');
+}
+
 /**
  * Downloads, verifies and installs one app's new version. Nothing installed changes until the
  * verified file is renamed into place; any failure before that deletes the temp files and leaves
@@ -58,6 +75,7 @@ export async function installApp(
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name), legacyTempPattern(settings.name));
   await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name));
+  await checkAssetSize(settings, resolution.size);
   const oldFile = current?.installed?.file;
   const fetched = await fetchAsset(settings, resolution, oldFile, run);
   let appImagePath = fetched.path;
@@ -73,7 +91,13 @@ export async function installApp(
       await verifySizeAndDigest(fetched.path, { size: resolution.size, sha256 }, assetSha);
       const strategyInner =
         settings.strategy.strategy === 'forge' ? settings.strategy.inner_asset_match : undefined;
-      const inner = await extractAppImageFromZip(fetched.path, dir, tempPrefix(settings.name), strategyInner);
+      const inner = await extractAppImageFromZip(
+        fetched.path,
+        dir,
+        tempPrefix(settings.name),
+        strategyInner,
+        settings.max_asset_size,
+      );
       await rm(fetched.path, { force: true });
       appImagePath = inner.path;
       await verifyAppImage(appImagePath, { hostArch: hostArch(run.ctx.arch) });

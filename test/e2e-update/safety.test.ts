@@ -170,6 +170,31 @@ void describe('update: safety of installed versions', { concurrency: true }, () 
     assert.ok(after.setAside?.broken, 'the invalid entry is kept aside in the file');
   });
 
+  void test('an announced size over max_asset_size or over the free space is refused before downloading', async () => {
+    const w = await installed('huge', '1.0.0');
+    const body = await fixtureAppImage('huge', '2.0.0');
+    const path = '/dl/huge/2.0.0/huge-2.0.0-x86_64.AppImage';
+    const url = suite.sim.putAsset(path, body);
+    const announce = (size: number): void =>
+      suite.sim.hub.setLatest('e2e', 'huge', {
+        tag: '2.0.0',
+        assets: [{ name: 'huge-2.0.0-x86_64.AppImage', url, size }],
+      });
+    const gets = (): number => suite.sim.requests.filter((r) => r.method === 'GET' && r.path === path).length;
+    announce(5 * 1024 ** 3);
+    const big = await w.update();
+    assert.equal(big.code, 1, big.stdout + big.stderr);
+    assert.equal(appOf(big, 'huge').error?.code, 'ASSET_TOO_LARGE');
+    // Allowed by max_asset_size, but far beyond any disk here.
+    await w.forgeRecipe('huge', `max_asset_size: ${2 ** 50}`);
+    announce(2 ** 49);
+    const full = await w.update();
+    assert.equal(full.code, 1, full.stdout + full.stderr);
+    assert.equal(appOf(full, 'huge').error?.code, 'NO_SPACE');
+    assert.equal(gets(), 0, 'nothing was downloaded');
+    assert.equal(await execInstalled(join(w.storageDir, 'huge.AppImage')), 'huge 1.0.0');
+  });
+
   void test('lock and state temp files left by a killed run are cleaned by the next run', async () => {
     const w = await installed('lk', '1.0.0');
     const dead = deadPid();

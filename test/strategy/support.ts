@@ -26,6 +26,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     stall_timeout: 30,
     notify: false,
     keep_previous: true,
+    max_asset_size: 4 * 1024 ** 3,
     name: 'demo',
     strategy,
     ignore: false,
