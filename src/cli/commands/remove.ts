@@ -1,6 +1,8 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { assertKnownApps } from './known-apps.js';
+import { managedStorageDirs } from '../../engine/managed-dirs.js';
+import { recoverInstall } from '../../engine/recover-install.js';
 import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
@@ -31,8 +33,12 @@ export async function removeCommand(
       assertKnownApps(names, ws, run.store);
       const targets = flags.orphans ? [...new Set([...names, ...orphanNames(ws, run.store)])] : names;
       const results: RemoveOutcome[] = [];
-      for (const name of targets)
+      for (const name of targets) {
+        // An install a kill left unrecorded is recorded first, so its file is removed too.
+        const strategy = run.store.app(name)?.strategy ?? 'unknown';
+        await recoverInstall(run.store, ctx.paths.stateDir, name, strategy, managedStorageDirs(ws));
         results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true }));
+      }
       const strays = flags.orphans ? await removeStrayTemps(ws) : [];
       await run.store.save();
       return { outcomes: results, temps: strays };
