@@ -33,10 +33,16 @@ export async function removeCommand(
       assertKnownApps(names, ws, run.store);
       const targets = flags.orphans ? [...new Set([...names, ...orphanNames(ws, run.store)])] : names;
       const results: RemoveOutcome[] = [];
-      for (const name of targets) {
-        // An install a kill left unrecorded is recorded first, so its file is removed too.
-        const strategy = run.store.app(name)?.strategy ?? 'unknown';
+      // An install a kill left unrecorded is recorded first, so its file is removed too, and the
+      // stray-temp sweep below cannot take a kept version that is still waiting under a temp name.
+      const pending = flags.orphans ? [...new Set([...targets, ...ws.apps.map((a) => a.name)])] : targets;
+      for (const name of pending) {
+        const recipe = ws.apps.find((a) => a.name === name);
+        const strategy =
+          run.store.app(name)?.strategy ?? (recipe?.ok ? recipe.settings.strategy.strategy : 'unknown');
         await recoverInstall(run.store, ctx.paths.stateDir, name, strategy, managedStorageDirs(ws));
+      }
+      for (const name of targets) {
         results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true }));
       }
       const strays = flags.orphans ? await removeStrayTemps(ws) : [];
