@@ -38,6 +38,7 @@ const SAMPLES: Record<string, Sample> = {
   stall_timeout: { config: 5, recipe: 0.5 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  max_asset_size: { config: 1073741824, recipe: 8589934592 },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {
