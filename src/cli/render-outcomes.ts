@@ -18,6 +18,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         o.bytes_downloaded !== undefined ? formatBytes(o.bytes_downloaded) : undefined,
         o.method,
         o.bytes_reused ? `${formatBytes(o.bytes_reused)} reused` : undefined,
+        o.via_proxy ? `via proxy ${o.via_proxy}` : undefined,
       ].filter(Boolean);
       lines.push(
         `${c.green('updated')}      ${name} ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
@@ -30,7 +31,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     case 'update_available':
       lines.push(
-        `${c.cyan('available')}    ${name} ${o.from_version ?? '(not installed)'} -> ${o.to_version ?? '?'}`,
+        `${c.cyan('available')}    ${name} ${o.from_version ?? '(not installed)'} -> ${o.to_version ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${o.via_proxy})`) : ''}`,
       );
       break;
     case 'rate_limited':

@@ -229,6 +229,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       .max(2 ** 50),
     extension: true,
   },
+  {
+    key: 'launch_fixes',
+    type: 'boolean',
+    default: true,
+    description:
+      'Adapt desktop entries so AppImages start on this system (--no-sandbox under AppArmor, extract-and-run without libfuse2).',
+    aliases: [],
+    schema: z.boolean(),
+    extension: true,
+  },
 ];
 
 /** Default global settings as written by `init --global`, before path expansion. */

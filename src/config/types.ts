@@ -62,6 +62,8 @@ export interface GlobalSettings {
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
   max_asset_size: number;
+  /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
+  launch_fixes: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

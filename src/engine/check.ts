@@ -44,6 +44,7 @@ export async function checkApps(run: Run, entries: readonly AppEntry[]): Promise
       path: run.store.app(entry.name)?.installed?.file ?? null,
       url: r.url,
       reason: step.reason,
+      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
   });
   return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));

@@ -127,6 +127,7 @@ export async function installApp(
       size: fetched.size,
       sha256: fileSha,
       installedAt: now,
+      ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     });
     const oldRecord = current?.installed;
     const placed = await placeAppImage({
@@ -203,7 +204,13 @@ export async function linkAndIntegrate(
       warnings.push(err instanceof Error ? err.message : String(err));
     }
   }
-  const integ = await integrateStep(settings, file, symlink, current?.integration, run.ctx.paths.dataHome);
+  const integ = await integrateStep(settings, {
+    appImagePath: file,
+    symlink,
+    previous: current?.integration,
+    dataHome: run.ctx.paths.dataHome,
+    env: run.ctx.env,
+  });
   warnings.push(...integ.warnings);
   return { symlink, integration: integ.record, warnings };
 }

@@ -1,9 +1,18 @@
+import { readLaunchTraits, type LaunchTraits } from '../appimage/launch-traits.js';
 import { readAppImageMetadata } from '../appimage/metadata.js';
 import type { AppSettings } from '../config/types.js';
 import { describeError } from '../core/errors.js';
 import { integrateDesktop } from '../install/desktop-integration.js';
 import { retargetDesktopFile } from '../install/desktop-retarget.js';
-import type { IntegrationState } from '../state/types.js';
+import {
+  apparmorProfileName,
+  appliedFixIds,
+  describeFix,
+  planLaunchFixes,
+  type LaunchPlan,
+} from '../install/launch-fixes.js';
+import { hasApparmorProfile, hostRoot, probeHost } from '../install/launch-host.js';
+import type { IntegrationState, LaunchRecord } from '../state/types.js';
 
 /** `X-AppImage-Version` of the AppImage's desktop entry, read in-process; undefined when absent or unreadable. */
 export async function readEmbeddedVersion(path: string): Promise<string | undefined> {
@@ -14,29 +23,77 @@ export async function readEmbeddedVersion(path: string): Promise<string | undefi
   }
 }
 
+/** Where the desktop entry goes and what the host looks like. */
+export interface IntegrateTarget {
+  appImagePath: string;
+  symlink: string | undefined;
+  previous: IntegrationState | undefined;
+  dataHome: string;
+  /** The run's environment (APPIMAGE_KEEPER_HOST_ROOT for host facts). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** The launch fixes for `traits` on this host, under the app's settings. */
+async function launchPlan(
+  settings: AppSettings,
+  traits: LaunchTraits,
+  env: NodeJS.ProcessEnv,
+): Promise<LaunchPlan> {
+  const root = hostRoot(env);
+  return planLaunchFixes(traits, await probeHost(root), {
+    enabled: settings.launch_fixes,
+    execArgs: settings.desktop_exec_args,
+    env: settings.desktop_env,
+    apparmorProfile: await hasApparmorProfile(root, apparmorProfileName(settings.name)),
+  });
+}
+
+/** Notes for the outcome when the fixes an entry carries changed (and once for a fix left off). */
+function fixNotes(settings: AppSettings, plan: LaunchPlan, before: LaunchRecord | undefined): string[] {
+  const had = new Set(before?.fixes ?? []);
+  const now = new Set<string>(appliedFixIds(plan.fixes));
+  const notes = plan.fixes
+    .filter((f) => (f.state === 'applied' ? !had.has(f.id) : before === undefined))
+    .map((f) => `launch fix: ${describeFix(settings.name, f)}`);
+  for (const id of had) {
+    if (!now.has(id))
+      notes.push(`launch fix: removed ${id}; this system no longer needs it for ${settings.name}`);
+  }
+  return notes;
+}
+
 /**
- * Installs the desktop entry and icon after the AppImage is in place. A failure never undoes the
- * install: the previous entry stays and the outcome carries a warning; a later run retries.
+ * Installs the desktop entry and icon after the AppImage is in place, with the launch fixes this
+ * host needs. A failure never undoes the install: the previous entry stays and the outcome carries a
+ * warning; a later run retries.
  */
 export async function integrateStep(
   settings: AppSettings,
-  appImagePath: string,
-  symlink: string | undefined,
-  previous: IntegrationState | undefined,
-  dataHome: string,
+  target: IntegrateTarget,
 ): Promise<{ record: IntegrationState | undefined; warnings: string[] }> {
+  const { appImagePath, symlink, previous } = target;
   if (!settings.manage_desktop_files) return { record: previous, warnings: [] };
   try {
+    const traits = await readLaunchTraits(appImagePath);
+    const plan = await launchPlan(settings, traits, target.env);
     const { record, warnings } = await integrateDesktop({
       appName: settings.name,
       appImagePath,
       execPath: symlink ?? appImagePath,
-      dataHome,
-      execArgs: settings.desktop_exec_args,
-      env: settings.desktop_env,
+      dataHome: target.dataHome,
+      execArgs: plan.execArgs,
+      env: plan.env,
       previous,
     });
-    return { record, warnings };
+    const launch: LaunchRecord = {
+      ...(traits.electronMarker ? { electron: traits.electronMarker } : {}),
+      libfuse2: traits.needsLibfuse2,
+      fixes: appliedFixIds(plan.fixes),
+    };
+    return {
+      record: { ...record, launch },
+      warnings: [...fixNotes(settings, plan, previous?.launch), ...warnings],
+    };
   } catch (err) {
     const warnings = [`desktop integration failed, kept the previous entry: ${describeError(err)}`];
     if (previous) {
@@ -47,4 +104,35 @@ export async function integrateStep(
     }
     return { record: previous, warnings };
   }
+}
+
+/**
+ * For an app that is up to date: rewrites its desktop entry when the launch fixes this host needs
+ * changed since it was written (libfuse2 installed, the AppArmor switch flipped, launch_fixes
+ * toggled). Returns undefined when nothing changed; traits recorded at install are reused.
+ */
+export async function refreshLaunchFixes(
+  settings: AppSettings,
+  target: IntegrateTarget & { previous: IntegrationState | undefined },
+): Promise<{ record: IntegrationState | undefined; warnings: string[] } | undefined> {
+  const integration = target.previous;
+  if (!settings.manage_desktop_files || !integration) return undefined;
+  const known = integration.launch;
+  const traits: LaunchTraits | undefined = known
+    ? { electronMarker: known.electron, needsLibfuse2: known.libfuse2 }
+    : await readLaunchTraits(target.appImagePath).catch(() => undefined);
+  if (!traits) return undefined;
+  const want = appliedFixIds((await launchPlan(settings, traits, target.env)).fixes);
+  const have = known?.fixes ?? [];
+  if (want.length === have.length && want.every((id) => have.includes(id))) {
+    if (known) return undefined;
+    // Installed before launch fixes existed and needing none: remember the traits, write nothing.
+    const launch: LaunchRecord = {
+      ...(traits.electronMarker ? { electron: traits.electronMarker } : {}),
+      libfuse2: traits.needsLibfuse2,
+      fixes: [],
+    };
+    return { record: { ...integration, launch }, warnings: [] };
+  }
+  return integrateStep(settings, target);
 }

@@ -20,6 +20,8 @@ export interface AppOutcome {
   method?: string | undefined;
   /** The asset URL (dry-run shows what would be downloaded). */
   url?: string | undefined;
+  /** The proxy base the release metadata came through (the hub was rate-limited). */
+  via_proxy?: string | undefined;
 }
 
 /** Counts of every outcome, always covering all selected apps. */

@@ -3,6 +3,7 @@ import type { AppSettings } from '../config/types.js';
 import { toKeeperError, type KeeperError } from '../core/errors.js';
 import { resolveApp } from '../strategy/resolve.js';
 import type { Resolution } from '../strategy/types.js';
+import { releaseGuard } from './release-guards.js';
 import type { Run } from './run.js';
 
 /** Result of asking the strategy for the latest version and comparing it with what is installed. */
@@ -18,10 +19,16 @@ function limiterKey(settings: AppSettings): string {
 
 /**
  * Resolves one app and decides whether it needs an update: the remote identity differs from the
- * installed one, or the installed file is missing.
+ * installed one, or the installed file is missing. A release the guards refuse (a proxy downgrade,
+ * a replaced asset unless `force`) fails here, before anything is downloaded.
  */
-export async function resolveStep(settings: AppSettings, run: Run): Promise<ResolveStep> {
-  const installed = run.store.app(settings.name)?.installed;
+export async function resolveStep(
+  settings: AppSettings,
+  run: Run,
+  opts: { force?: boolean } = {},
+): Promise<ResolveStep> {
+  const appState = run.store.app(settings.name);
+  const installed = appState?.installed;
   try {
     const outcome = await run.resolveLimiter(limiterKey(settings), () =>
       resolveApp(settings, {
@@ -39,8 +46,10 @@ export async function resolveStep(settings: AppSettings, run: Run): Promise<Reso
     run.ctx.emit({
       type: 'info',
       app: settings.name,
-      message: `latest ${resolution.version} (${resolution.assetName}); ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}${outcome.notModified ? ', not modified since the last run' : ''}`,
+      message: `latest ${resolution.version} (${resolution.assetName}); ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}${outcome.notModified ? ', not modified since the last run' : ''}${resolution.viaProxy ? `, via proxy ${resolution.viaProxy}` : ''}`,
     });
+    const refused = releaseGuard(settings, resolution, appState, opts.force === true);
+    if (refused) return { kind: 'failed', error: refused };
     if (!installed) return { kind: 'resolved', resolution, needsUpdate: true, reason: 'not installed' };
     const present = await stat(installed.file).then(
       (s) => s.isFile(),

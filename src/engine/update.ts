@@ -2,11 +2,13 @@ import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
 import { errorInfo } from './error-info.js';
 import { installApp, linkAndIntegrate } from './install-app.js';
+import { refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import { outcomeFor, type AppOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { recoverInstall } from './recover-install.js';
+import { rememberReleaseAsset } from './release-guards.js';
 import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
@@ -49,7 +51,7 @@ export async function updateApps(
     }
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
-    const step = await resolveStep(settings, run);
+    const step = await resolveStep(settings, run, { force: opts.force });
     if (step.kind === 'rate_limited') {
       return {
         ...outcomeFor(entry.name, 'rate_limited', fromVersion),
@@ -62,12 +64,36 @@ export async function updateApps(
       return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(step.error) };
     }
     const r = step.resolution;
-    const base = { ...outcomeFor(entry.name, 'up_to_date', fromVersion), to_version: r.version, url: r.url };
+    const base = {
+      ...outcomeFor(entry.name, 'up_to_date', fromVersion),
+      to_version: r.version,
+      url: r.url,
+      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
+    };
     if (!step.needsUpdate && !opts.force) {
       // Direct recipes learn their real version from the file; when nothing changed, show that one.
       const version = state?.installed?.version ?? r.version;
-      if (!opts.dryRun) recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
-      return { ...base, to_version: version, path: state?.installed?.file ?? null };
+      if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
+      recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
+      const refreshed = state?.installed
+        ? await refreshLaunchFixes(settings, {
+            appImagePath: state.installed.file,
+            symlink: state.symlink,
+            previous: state.integration,
+            dataHome: run.ctx.paths.dataHome,
+            env: run.ctx.env,
+          })
+        : undefined;
+      if (refreshed) {
+        run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
+        await save();
+      }
+      return {
+        ...base,
+        to_version: version,
+        path: state?.installed?.file ?? null,
+        warnings: refreshed?.warnings ?? [],
+      };
     }
     if (opts.dryRun) {
       return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
@@ -87,6 +113,10 @@ export async function updateApps(
         lastUpdate: done,
         lastError: undefined,
         latest: { version: r.version, identity: r.identity, checkedAt: done },
+        releaseAssets:
+          strategy === 'forge'
+            ? rememberReleaseAsset(s.releaseAssets, r, result.installed.size, done)
+            : s.releaseAssets,
       }));
       await save();
       await clearIntent(run.ctx.paths.stateDir, entry.name);
@@ -95,7 +125,12 @@ export async function updateApps(
         status: 'updated',
         to_version: result.installed.version,
         path: result.installed.file,
-        warnings: result.warnings,
+        warnings: r.viaProxy
+          ? [
+              ...result.warnings,
+              `release metadata and its digest came through proxy ${r.viaProxy}; the file is the hub's own download, but the digest is not proof of authenticity`,
+            ]
+          : result.warnings,
         method: result.method,
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,

@@ -5,6 +5,7 @@ import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
 import { parseRestRelease, RestAsset, restRelease } from './release-schema.js';
+import { assertHubDownloadUrls, DEFAULT_HUB_WEB } from './proxy-trust.js';
 import { sha256FromDigest } from './release.js';
 import type { ForgeRelease } from './release.js';
 import { hubAuthHeaders } from './token.js';
@@ -55,10 +56,20 @@ export async function fetchHubRelease(
     deps,
   );
   if (result.kind === 'rate_limited') return result;
-  const release = parseRestRelease(HubRelease, result.body, url, prerelease, slug);
+  const release = toForgeRelease(parseRestRelease(HubRelease, result.body, url, prerelease, slug));
+  if (result.via !== undefined) {
+    // A proxy relayed this answer: it may tell us which release is newest, never which bytes to fetch.
+    release.viaProxy = result.via;
+    assertHubDownloadUrls(release, {
+      webUrl: settings.hub_release_web_url ?? DEFAULT_HUB_WEB,
+      owner: repo.owner,
+      repo: repo.repo,
+      proxy: result.via,
+    });
+  }
   return {
     kind: 'ok',
-    release: toForgeRelease(release),
+    release,
     notModified: result.notModified,
     requests: result.requests,
   };
@@ -70,6 +81,7 @@ function toForgeRelease(release: HubReleaseJson): ForgeRelease {
   return {
     tag: release.tag_name,
     releaseUrl: release.html_url,
+    publishedAt: release.published_at ?? undefined,
     assets: release.assets.map((a) => ({
       name: a.name,
       url: a.browser_download_url,

@@ -22,6 +22,7 @@ export function restRelease<A extends z.ZodType>(asset: A) {
     draft: z.boolean().optional(),
     prerelease: z.boolean().optional(),
     html_url: z.string().optional(),
+    published_at: z.string().nullish(),
     assets: z.array(asset),
   });
 }

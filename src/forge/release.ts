@@ -22,6 +22,10 @@ export interface ForgeAsset {
 export interface ForgeRelease {
   tag: string;
   releaseUrl?: string | undefined;
+  /** ISO time the release was published, when the forge says. */
+  publishedAt?: string | undefined;
+  /** The proxy base the metadata came through, when the hub was rate-limited. */
+  viaProxy?: string | undefined;
   assets: ForgeAsset[];
 }
 
@@ -46,6 +50,8 @@ export function releaseToResolution(
     checksumUrl: checksumAsset(release.assets, asset.name)?.url,
     zsyncUrl: findByName(release.assets, `${asset.name}.zsync`)?.url,
     releaseUrl: release.releaseUrl,
+    publishedAt: release.publishedAt,
+    viaProxy: release.viaProxy,
   };
 }
 

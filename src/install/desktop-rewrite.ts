@@ -42,7 +42,14 @@ function splitEnv(args: string[]): { env: [string, string][]; rest: string[] } {
   return { env, rest: args.slice(i + 1) };
 }
 
-/** Builds the new Exec arguments: `[env K=V ...] <execPath> <upstream args> <execArgs>`. */
+/** A lone field code (`%U`, `%f`, ...): the launcher replaces it with files or URLs. */
+const FIELD_CODE_RE = /^%[fFuUdDnNickvm]$/;
+
+/**
+ * Builds the new Exec arguments: `[env K=V ...] <execPath> <upstream args> <execArgs> <field codes>`.
+ * Our arguments go before the first field code, so `--no-sandbox %U` opens files as the app expects
+ * (many apps stop reading options at the first file).
+ */
 export function rewriteExec(upstream: string[] | undefined, opts: RewriteOptions): string[] {
   const { env: upstreamEnv, rest } = splitEnv(upstream ?? []);
   const env = new Map<string, string>(upstreamEnv);
@@ -57,7 +64,9 @@ export function rewriteExec(upstream: string[] | undefined, opts: RewriteOptions
   }
   const program = escapeFieldCodes(opts.execPath);
   const extra = opts.execArgs.map(escapeFieldCodes);
-  const command = [program, ...rest, ...extra];
+  const firstCode = rest.findIndex((a) => FIELD_CODE_RE.test(a));
+  const at = firstCode === -1 ? rest.length : firstCode;
+  const command = [program, ...rest.slice(0, at), ...extra, ...rest.slice(at)];
   return env.size === 0 ? command : ['env', ...[...env].map(([k, v]) => `${k}=${v}`), ...command];
 }
 
@@ -79,7 +88,8 @@ function rewriteGroup(group: DesktopGroup, opts: RewriteOptions, main: boolean):
 
 /**
  * Rewrites an AppImage's desktop entry for installation: Exec/TryExec of the main group and every
- * `[Desktop Action]` group point at execPath (arguments and field codes kept, execArgs appended, env
+ * `[Desktop Action]` group point at execPath (arguments and field codes kept, execArgs added before
+ * the field codes, env
  * wrapped with `env`), Icon names our installed icon, D-Bus activation is dropped (the AppImage does
  * not install a D-Bus service, so activation would fail), and our mark is added.
  */

@@ -55,6 +55,7 @@ export async function rollbackApp(
   store: StateStore,
   dataHome: string,
   now: Date,
+  env: NodeJS.ProcessEnv,
 ): Promise<RollbackResult> {
   const name = settings.name;
   const state = store.app(name);
@@ -134,7 +135,13 @@ export async function rollbackApp(
       warnings.push(err instanceof Error ? err.message : String(err));
     }
   }
-  const integ = await integrateStep(settings, target, symlink, state.integration, dataHome);
+  const integ = await integrateStep(settings, {
+    appImagePath: target,
+    symlink,
+    previous: state.integration,
+    dataHome,
+    env,
+  });
   warnings.push(...integ.warnings);
 
   const { integration: _unused, ...restored } = prev;

@@ -6,7 +6,8 @@ const text = z.string().max(4096);
 const absPath = text.refine((p) => p.startsWith('/') && !p.includes('\0'), 'must be an absolute path');
 const isoTime = text;
 
-const installedSchema = z.object({
+// Objects are loose: keys this version does not know (written by a newer one) are kept as they are.
+const installedSchema = z.looseObject({
   version: text,
   identity: text,
   file: absPath,
@@ -14,12 +15,26 @@ const installedSchema = z.object({
   size: z.number().int().nonnegative(),
   sha256: text,
   installedAt: isoTime,
+  publishedAt: isoTime.optional(),
 });
 
-const integrationSchema = z.object({
+const launchSchema = z.looseObject({
+  electron: text.optional(),
+  libfuse2: z.boolean(),
+  fixes: z.array(text).max(100),
+});
+
+const integrationSchema = z.looseObject({
   desktopId: text,
   desktopFile: absPath,
   icons: z.array(absPath).max(1000),
+  launch: launchSchema.optional(),
+});
+
+const releaseAssetSchema = z.looseObject({
+  sha256: text.optional(),
+  size: z.number().int().nonnegative().optional(),
+  installedAt: isoTime,
 });
 
 /** One app's entry; unknown keys (written by newer versions) are kept as they are. */
@@ -35,6 +50,7 @@ export const appStateSchema = z
     lastUpdate: isoTime.optional(),
     latest: z.object({ version: text, identity: text, checkedAt: isoTime }).optional(),
     lastError: z.object({ code: text, message: z.string().max(65536), at: isoTime }).optional(),
+    releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
   })
   .passthrough();
 

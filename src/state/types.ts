@@ -9,6 +9,15 @@ export interface InstalledRecord {
   size: number;
   sha256: string;
   installedAt: string;
+  /** forge: when the installed release was published, so a proxy cannot offer an older one. */
+  publishedAt?: string | undefined;
+}
+
+/** A release asset we installed once; a later different digest or size under the same tag is an alarm. */
+export interface ReleaseAssetRecord {
+  sha256?: string | undefined;
+  size?: number | undefined;
+  installedAt: string;
 }
 
 /** Desktop entry and icons we wrote for an app. */
@@ -16,6 +25,18 @@ export interface IntegrationState {
   desktopId: string;
   desktopFile: string;
   icons: string[];
+  /** What the installed AppImage needs to start, and the launch fixes its entry carries. */
+  launch?: LaunchRecord | undefined;
+}
+
+/** Launch traits of the installed file (read once per install) and the fixes written for them. */
+export interface LaunchRecord {
+  /** In-image path marking an Electron app, when it is one. */
+  electron?: string | undefined;
+  /** The runtime loads libfuse.so.2. */
+  libfuse2: boolean;
+  /** Ids of the fixes the desktop entry carries (`no-sandbox`, `extract-and-run`). */
+  fixes: string[];
 }
 
 /** Per-app state. */
@@ -33,6 +54,8 @@ export interface AppState {
   /** Latest version seen by check or update. */
   latest?: { version: string; identity: string; checkedAt: string } | undefined;
   lastError?: { code: string; message: string; at: string } | undefined;
+  /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
+  releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }
 
 /** One rate-limit window, per API host (`host:<h>`) or per app (`app:<name>`). */

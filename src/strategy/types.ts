@@ -31,6 +31,10 @@ export interface Resolution {
   validator?: string | undefined;
   /** Human release page, when the forge gives one. */
   releaseUrl?: string | undefined;
+  /** forge: ISO time the release was published, when known. */
+  publishedAt?: string | undefined;
+  /** forge: the proxy base the release metadata came through (its digest is then not proof). */
+  viaProxy?: string | undefined;
 }
 
 /** Result of resolving one app: a resolution, or a rate-limit window that stopped it. */

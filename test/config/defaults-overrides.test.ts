@@ -39,6 +39,7 @@ const SAMPLES: Record<string, Sample> = {
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
   max_asset_size: { config: 1073741824, recipe: 8589934592 },
+  launch_fixes: { config: false, recipe: true },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

@@ -109,7 +109,7 @@ void describe('desktop integration', () => {
     assert.deepEqual(afterRemoval, before);
   });
 
-  void test('Exec keeps arguments and field codes, appends execArgs, wraps env, and stays valid', async () => {
+  void test('Exec keeps arguments and field codes, puts execArgs before the field codes, wraps env, and stays valid', async () => {
     data = await freshDataHome();
     const file = await appImage('hello', '1.0.0');
     const execPath = join(tmp.dir, 'My Apps', 'hello "quoted" $x.AppImage');
@@ -127,16 +127,16 @@ void describe('desktop integration', () => {
       'GDK_BACKEND=wayland',
       'MSG=a b\\c',
       execPath,
-      '%U',
       '--ozone-platform=wayland',
       '--scale=150%%',
+      '%U',
     ]);
     assert.deepEqual(getExec(getGroup(entry, 'Desktop Action new-window'))?.slice(3), [
       execPath,
       '--new-window',
-      '%U',
       '--ozone-platform=wayland',
       '--scale=150%%',
+      '%U',
     ]);
     assert.equal(getString(entry, MAIN_GROUP, 'TryExec'), execPath);
     await removeIntegration(record);

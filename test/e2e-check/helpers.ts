@@ -192,7 +192,8 @@ export async function writeScriptRecipe(
 export function publishHub(sim: Sim, repo: string, tag: string, names: string[]): Record<string, string> {
   const [owner = '', name = ''] = repo.split('/');
   const urls: Record<string, string> = {};
-  for (const n of names) urls[n] = sim.putAsset(`/dl/${repo}/${tag}/${n}`, Buffer.from(`${repo} ${n}`));
+  for (const n of names)
+    urls[n] = sim.putAsset(`/${repo}/releases/download/${tag}/${n}`, Buffer.from(`${repo} ${n}`));
   sim.hub.setLatest(owner, name, { tag, assets: names.map((n) => ({ name: n, url: urls[n] ?? '' })) });
   return urls;
 }

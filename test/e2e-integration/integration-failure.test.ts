@@ -76,7 +76,7 @@ void describe('desktop integration failure during update', () => {
     assert.deepEqual(appOf(r4, app).warnings, []);
     const g = await readDesktop(desktopFile);
     assert.equal(key(g, 'Desktop Entry', 'X-AppImage-Version'), '4.0');
-    assert.equal(key(g, 'Desktop Entry', 'Exec'), `${installedFile} %U --no-sandbox`);
+    assert.equal(key(g, 'Desktop Entry', 'Exec'), `${installedFile} --no-sandbox %U`);
     assert.deepEqual((await w.state()).apps[app]?.integration, recordV1);
   });
 

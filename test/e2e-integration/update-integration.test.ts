@@ -68,7 +68,7 @@ void describe('update installs the desktop entry and icon', () => {
       const g = await readDesktop(desktopFile);
       const env = 'env UPSTREAM=1 "GREETING=hello world" ELECTRON_OZONE_PLATFORM_HINT=wayland';
       const tail = '--no-sandbox --ozone-platform=wayland';
-      assert.equal(key(g, 'Desktop Entry', 'Exec'), `${env} ${exe} --profile "My Profile" %F ${tail}`);
+      assert.equal(key(g, 'Desktop Entry', 'Exec'), `${env} ${exe} --profile "My Profile" ${tail} %F`);
       assert.equal(key(g, 'Desktop Entry', 'TryExec'), exe);
       assert.equal(key(g, 'Desktop Entry', 'Icon'), `appimage-keeper-${app}`);
       assert.equal(key(g, 'Desktop Entry', 'X-AppImage-Keeper-App'), app);
@@ -77,7 +77,7 @@ void describe('update installs the desktop entry and icon', () => {
       const envNoUpstream = env.replace('UPSTREAM=1 ', '');
       assert.equal(
         key(g, 'Desktop Action new-window', 'Exec'),
-        `${envNoUpstream} ${exe} --new-window %U ${tail}`,
+        `${envNoUpstream} ${exe} --new-window ${tail} %U`,
       );
       assert.equal(key(g, 'Desktop Action private', 'Exec'), `${envNoUpstream} ${exe} --private ${tail}`);
       // The spec allows no TryExec in action groups; none is added.
@@ -101,6 +101,7 @@ void describe('update installs the desktop entry and icon', () => {
       desktopId: app,
       desktopFile,
       icons: [icon],
+      launch: { libfuse2: false, fixes: [] },
     });
 
     publishHubRelease(
@@ -225,6 +226,7 @@ void describe('update installs the desktop entry and icon', () => {
       desktopId: 'org.example.Renamer',
       desktopFile: newDesktop,
       icons: [newIcon],
+      launch: { libfuse2: false, fixes: [] },
     });
   });
 

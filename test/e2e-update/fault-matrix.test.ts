@@ -261,7 +261,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
   void test('segmented cases really sent Range requests with If-Range', () => {
     for (const app of ['dropseg', 'norange', 'badrange']) {
       const ranged = sim.requests.filter(
-        (r) => r.path.startsWith(`/dl/${app}/${V2}/`) && r.headers.range !== undefined,
+        (r) => r.path.startsWith(`/e2e/${app}/releases/download/${V2}/`) && r.headers.range !== undefined,
       );
       assert.ok(ranged.length > 0, `${app}: some Range request`);
       assert.ok(
@@ -280,7 +280,7 @@ void describe('update fault matrix (real CLI against the sim)', () => {
     assert.equal(await execInstalled(installed1.file), `${RO_APP} ${V1}`);
     assert.deepEqual((await w.state()).apps[RO_APP]?.installed, installed1);
     assert.equal(
-      sim.requests.filter((r) => r.path.startsWith(`/dl/${RO_APP}/${V2}/`)).length,
+      sim.requests.filter((r) => r.path.startsWith(`/e2e/${RO_APP}/releases/download/${V2}/`)).length,
       0,
       'no bandwidth spent on an app that cannot be installed',
     );

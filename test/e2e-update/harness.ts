@@ -1,7 +1,7 @@
 import type { Sim } from '../../sim/index.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease, type HubReleaseOptions, type PublishedAsset } from '../helpers/hub-release.js';
-import { CLI_PATH, type CliRun } from '../helpers/run-cli.js';
+import type { CliRun } from '../helpers/run-cli.js';
 import { makeSimWorld } from '../helpers/sim-world.js';
 import { useSimSuite, type SimSuite } from '../helpers/sim-suite.js';
 import type { TmpHome } from '../helpers/tmp-home.js';
@@ -29,7 +29,7 @@ export interface PublishOptions extends HubReleaseOptions {
   body?: Buffer;
 }
 
-/** Publishes `<version>` of `e2e/<app>` (tag = version) with its asset under `/dl/<app>/`. */
+/** Publishes `<version>` of `e2e/<app>` (tag = version) with its asset at the hub's download path. */
 export async function publish(
   sim: Sim,
   app: string,

@@ -104,7 +104,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       assert.equal(beta.status, 'updated');
       assert.equal(beta.from_version, '1.0.0');
       assert.equal(beta.to_version, '1.0.0');
-      assert.ok(suite.sim.requests.some((r) => r.path.startsWith('/dl/beta/1.0.0/')));
+      assert.ok(suite.sim.requests.some((r) => r.path.startsWith('/e2e/beta/releases/download/1.0.0/')));
       assert.equal(run.json?.apps.length, 1, 'only the named app');
     });
   });

@@ -196,7 +196,7 @@ void describe('zsync fallbacks', () => {
     const controlPath = `/assets/${app}/control-${V2}`;
     const control = await zsyncmake(
       suite.fx.v2Small,
-      `${suite.sim.url}/dl/${app}/${V2}/${app}-${V2}-x86_64.AppImage`,
+      `${suite.sim.url}/e2e/${app}/releases/download/${V2}/${app}-${V2}-x86_64.AppImage`,
     );
     const controlUrl = suite.sim.putAsset(controlPath, control);
     const v2 = publishHubRelease(suite.sim, app, V2, suite.fx.v2Small, {

@@ -21,7 +21,7 @@ void describe('hub proxy fallback', () => {
 
   before(async () => {
     sim = await startSim();
-    assetUrl = sim.putAsset('/dl/px.AppImage', Buffer.from('px'));
+    assetUrl = sim.putAsset('/acme/px/releases/download/v7/px.AppImage', Buffer.from('px'));
     sim.hub.setLatest('acme', 'px', { tag: 'v7', assets: [{ name: 'px.AppImage', url: assetUrl }] });
     down = await startStub(() => ({ status: 502, body: '{"message":"bad gateway"}' }));
     impostor = await startStub(() => ({
@@ -102,6 +102,33 @@ void describe('hub proxy fallback', () => {
     if (outcome.kind === 'resolved') assert.equal(outcome.resolution.version, 'v7');
     assert.equal(impostor.hits.length, 1);
     assert.ok(ctx.events.some((e) => e.type === 'warning' && e.code === 'PROXY_WRONG_REPOSITORY'));
+  });
+
+  void test('a proxy naming the repository but pointing an asset elsewhere fails the app', async () => {
+    limitApi();
+    const forger = await startStub(() => ({
+      status: 200,
+      body: JSON.stringify({
+        tag_name: 'v8',
+        html_url: `${sim.url}/acme/px/releases/tag/v8`,
+        assets: [
+          // Right name and repository words, wrong host; then a second-origin copy of the real path.
+          {
+            name: 'px.AppImage',
+            browser_download_url: `${sim.secondUrl}/acme/px/releases/download/v8/px.AppImage`,
+          },
+        ],
+      }),
+    }));
+    try {
+      await assert.rejects(
+        resolveApp(settings({ hub_proxy_prefix: [`${forger.url}/`, sim.proxyPrefix()] }), makeDeps()),
+        (err: { code?: string; message?: string }) =>
+          err.code === 'PROXY_ASSET_URL' && (err.message ?? '').includes(`${forger.url}/`),
+      );
+    } finally {
+      await forger.stop();
+    }
   });
 
   void test('when every proxy fails the app is rate limited with the window', async () => {

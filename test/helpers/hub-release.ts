@@ -22,7 +22,7 @@ export interface HubReleaseOptions {
 
 /**
  * Publishes `body` as release `version` (tag = version) of hub repository `e2e/<app>`, serving
- * the asset under `/dl/<app>/<version>/`.
+ * the asset at the hub's own download path, `/e2e/<app>/releases/download/<version>/<asset>`.
  */
 export function publishHubRelease(
   sim: Sim,
@@ -32,7 +32,7 @@ export function publishHubRelease(
   opts: HubReleaseOptions = {},
 ): PublishedAsset {
   const assetName = opts.assetName ?? `${app}-${version}-x86_64.AppImage`;
-  const path = `/dl/${app}/${version}/${assetName}`;
+  const path = `/e2e/${app}/releases/download/${version}/${assetName}`;
   const url = sim.putAsset(path, body, opts.contentType ? { contentType: opts.contentType } : {});
   const published = { assetName, path, url };
   const digest =

@@ -12,6 +12,7 @@ export interface UpdateAppJson {
   method?: string;
   bytes_downloaded?: number;
   bytes_reused?: number;
+  via_proxy?: string;
   warnings: string[];
 }
 

@@ -47,6 +47,7 @@ const ALL_OK_IDS = [
   'symlinks',
   'holds',
   'last-run',
+  'launch-fixes',
 ];
 
 /** A healthy setup: a script recipe, one installed app with desktop entry, icon, symlink, previous. */
@@ -138,7 +139,7 @@ void describe('doctor', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json?.command, 'doctor');
     assert.deepEqual(Object.keys(r.json?.checks[0] ?? {}), ['id', 'status', 'message', 'hint']);
-    assert.match((await runCli(['doctor'], { env })).stdout, /^19 checks: 19 ok, 0 warnings, 0 failed$/m);
+    assert.match((await runCli(['doctor'], { env })).stdout, /^20 checks: 20 ok, 0 warnings, 0 failed$/m);
   });
 
   void test('broken installs: missing files, entries, icons, dangling symlink, orphan, hold, failed run, stale or live lock', async () => {

@@ -27,6 +27,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     notify: false,
     keep_previous: true,
     max_asset_size: 4 * 1024 ** 3,
+    launch_fixes: true,
     name: 'demo',
     strategy,
     ignore: false,

@@ -30,6 +30,7 @@ export async function checkCommand(ctx: Context, out: Output, names: string[]): 
         url: o.url ?? null,
         error: o.error,
         retry_at: o.retry_at,
+        ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
       })),
       summary,
     },

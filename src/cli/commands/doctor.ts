@@ -16,7 +16,9 @@ export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlag
   const lines: string[] = [];
   for (const ch of checks) {
     lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${ch.message}`);
-    if (ch.hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${ch.hint}`));
+    // Multi-line hints (an AppArmor profile) keep the hint column.
+    const hint = ch.hint?.replaceAll('\n', `\n${''.padEnd(27)}`);
+    if (hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${hint}`));
   }
   const failed = checks.filter((ch) => ch.status === 'fail').length;
   const warned = checks.filter((ch) => ch.status === 'warn').length;

@@ -21,7 +21,7 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
       entry.settings.strategy.strategy,
       managedStorageDirs(run.ws),
     );
-    const r = await rollbackApp(entry.settings, run.store, ctx.paths.dataHome, ctx.now());
+    const r = await rollbackApp(entry.settings, run.store, ctx.paths.dataHome, ctx.now(), ctx.env);
     await run.store.save();
     return r;
   });

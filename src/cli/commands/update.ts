@@ -22,7 +22,10 @@ export interface UpdateFlags {
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
   if (showAll) return true;
   if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
-  return o.status === 'updated' || o.status === 'rate_limited' || o.status === 'failed';
+  // An up-to-date app whose desktop entry was adapted to the host still has something to say.
+  return (
+    o.status === 'updated' || o.status === 'rate_limited' || o.status === 'failed' || o.warnings.length > 0
+  );
 }
 
 /** `update [APP...]`: resolve, download, verify and install; the main job. */
@@ -95,6 +98,7 @@ export async function updateCommand(
         ...(o.method ? { method: o.method } : {}),
         ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
         ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
         warnings: o.warnings,
       })),
       summary: {

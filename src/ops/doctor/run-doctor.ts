@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';
+import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
 import { stateChecks } from './state-checks.js';
@@ -13,14 +14,23 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
-  const [dirs, tools, state, lock] = await Promise.all([
+  const [dirs, tools, state, lock, launch] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
     stateChecks(ctx, config.ws),
     lockCheck(ctx),
+    launchChecks(ctx, config.ws),
   ]);
   const [stateCheck, ...rest] = state;
-  const checks = [...config.checks, ...dirs, ...tools, ...(stateCheck ? [stateCheck] : []), lock, ...rest];
+  const checks = [
+    ...config.checks,
+    ...dirs,
+    ...tools,
+    ...(stateCheck ? [stateCheck] : []),
+    lock,
+    ...rest,
+    launch,
+  ];
   if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
   return checks;
 }
