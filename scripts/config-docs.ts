@@ -25,7 +25,7 @@ const STRATEGY_DOCS: Record<string, Record<string, string>> = {
     asset_match:
       'Glob against release asset names (case-sensitive). Required unless `asset_match_regex` is set.',
     asset_match_regex:
-      'Regular expression against asset names. With `asset_match` too, an asset must match both. Patterns that may backtrack catastrophically are rejected.',
+      'Regular expression (RE2 syntax, as Rust’s `regex`) that must match the whole asset name, as `^(?:re)$`. Inline flags such as `(?i)` and POSIX classes inside brackets (`[[:digit:]]`) work; backreferences and lookaround are reported by `validate` at their position. With `asset_match` too, an asset must match both.',
     inner_asset_match:
       'Glob selecting the AppImage inside a ZIP asset. Without `/` it matches the entry’s file name, with `/` its whole path.',
     prerelease: 'Also consider pre-releases (default `false`: the forge’s latest release).',
@@ -40,6 +40,8 @@ const STRATEGY_DOCS: Record<string, Record<string, string>> = {
     script_path:
       'Bash script, relative to the recipe’s folder (it must stay inside it). It prints two lines: the download URL, then the version.',
     timeout: 'Seconds before the script is killed (default 120, at most 3600).',
+    script_env_token:
+      '`true` passes `HUB_TOKEN`, `GITHUB_TOKEN` and `GH_TOKEN` from the environment to the script (default `false`: they are removed, so a script cannot leak the token by accident).',
   },
 };
 
@@ -144,7 +146,11 @@ function rawMarkdown(): string {
     '',
     '`hub_proxy_prefix` is `all` (every built-in proxy base, in order), one http(s) URL, or a list of them',
     'tried in order. `naming_format` must contain `{name}`, may contain `{version}` and no other',
-    'placeholder, and must not contain `/`.',
+    'placeholder, and must not contain `/`. File names starting with `.appimage-keeper` are reserved for',
+    'appimage-keeper’s temporary downloads and kept versions (cleanup deletes them), so a format that can',
+    'produce one is refused, including one starting with a part of that prefix followed by a placeholder',
+    '(`.{name}`). A format whose names could exceed 255 bytes (with a 100-byte name and a 64-character',
+    '`{version}`) is refused too.',
     '',
     '## Recipes',
     '',

@@ -1,6 +1,6 @@
 import { open as openFile, rm, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import picomatch from 'picomatch';
+import { compileGlob } from '../config/recipe-glob.js';
 import yauzl from 'yauzl';
 import { KeeperError } from '../core/errors.js';
 import { ensureFreeSpace } from '../core/free-space.js';
@@ -65,7 +65,7 @@ async function chooseEntry(
 ): Promise<yauzl.Entry> {
   const listing = all.map((e) => e.fileName);
   if (innerMatch !== undefined) {
-    const isMatch = picomatch(innerMatch, { dot: true });
+    const isMatch = compileGlob(innerMatch, { dot: true });
     const byPath = innerMatch.includes('/');
     const hits = files.filter((e) => isMatch(byPath ? e.fileName : baseName(e.fileName)));
     if (hits.length > 1) {

@@ -9,6 +9,7 @@ import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
 import { createOutput, renderEvent, type Output } from './output.js';
 import { errorJson, errorText } from './render-error.js';
+import { guardTerminal } from './terminal-text.js';
 import type { CommandResult } from './result.js';
 import { createContext, type GlobalOptions } from './runtime.js';
 import { registerEngineCommands } from './register-engine.js';
@@ -44,8 +45,8 @@ function buildProgram(inv: Invocation): Command {
     .option('-v, --verbose', 'print more detail on stderr', false)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
-      writeOut: (s) => inv.io.stdout.write(s),
-      writeErr: (s) => inv.io.stderr.write(s),
+      writeOut: (s) => inv.io.stdout.write(guardTerminal(s)),
+      writeErr: (s) => inv.io.stderr.write(guardTerminal(s)),
     })
     .exitOverride();
 

@@ -1,5 +1,6 @@
 import { createColors } from 'picocolors';
 import type { KeeperEvent } from '../core/events.js';
+import { guardTerminal, termMessage, termText } from './terminal-text.js';
 
 type Colors = ReturnType<typeof createColors>;
 
@@ -49,15 +50,18 @@ export function createOutput(
     stdout,
     stderr,
     out(text) {
-      stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      // The --json document is exact; JSON.stringify already escapes what a terminal would act on.
+      const safe = opts.json ? text : guardTerminal(text);
+      stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
     },
     err(text) {
-      stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+      const safe = guardTerminal(text);
+      stderr.write(safe.endsWith('\n') ? safe : `${safe}\n`);
     },
     warn(message, app) {
       if (opts.quiet) return;
-      const prefix = app ? `${app}: ` : '';
-      stderr.write(`${ce.yellow('warning:')} ${prefix}${message}\n`);
+      const prefix = app ? `${termText(app)}: ` : '';
+      stderr.write(`${ce.yellow('warning:')} ${prefix}${termMessage(message)}\n`);
     },
   };
 }
@@ -66,6 +70,6 @@ export function createOutput(
 export function renderEvent(output: Output, event: KeeperEvent): void {
   if (event.type === 'warning') output.warn(event.message, event.app);
   else if (event.type === 'info' && output.verbose && !output.quiet) {
-    output.err(output.ce.dim(`${event.app ? `${event.app}: ` : ''}${event.message}`));
+    output.err(output.ce.dim(`${event.app ? `${termText(event.app)}: ` : ''}${termMessage(event.message)}`));
   }
 }

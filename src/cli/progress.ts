@@ -2,6 +2,7 @@ import cliProgress from 'cli-progress';
 import type { KeeperEvent } from '../core/events.js';
 import type { Output } from './output.js';
 import { formatBytes } from './table.js';
+import { termText } from './terminal-text.js';
 
 /**
  * Live download bars on stderr (one per active download plus a total), only when stderr is a TTY
@@ -63,7 +64,7 @@ export function createProgressRenderer(
       if (e.type === 'download:start') {
         const total = e.total ?? 0;
         const bar = multi.create(Math.max(total, 1), 0, {
-          name: e.app.slice(0, 16).padEnd(16),
+          name: termText(e.app, 16).slice(0, 16).padEnd(16),
           done: formatBytes(0),
           size: total ? formatBytes(total) : '?',
           rate: '',

@@ -1,4 +1,5 @@
-import { ConfigError, describeError, type KeeperError } from '../core/errors.js';
+import { ConfigError, describeError, type ConfigIssue, type KeeperError } from '../core/errors.js';
+import { termMessage, termPath } from './terminal-text.js';
 
 /** The JSON shape of an error: `{ code, message, hint?, issues? }`. */
 export function errorJson(err: KeeperError): Record<string, unknown> {
@@ -9,11 +10,33 @@ export function errorJson(err: KeeperError): Record<string, unknown> {
   return json;
 }
 
+/** One positioned config issue for a terminal: `file:line:col: message (hint)`, each part escaped. */
+export function issueText(issue: ConfigIssue): string {
+  const where = `${termPath(issue.file)}:${issue.line}:${issue.col}`;
+  const hint = issue.hint ? ` (${termMessage(issue.hint)})` : '';
+  return `${where}: ${termMessage(issue.message)}${hint}`;
+}
+
+/**
+ * An error's message for a terminal, escaped; a config error lists its issues one per line
+ * (continuation lines indented by `indent`), the only message whose newlines are ours.
+ */
+export function messageText(err: KeeperError, indent = '  '): string {
+  if (err instanceof ConfigError && err.issues.length > 0) {
+    const [first] = err.issues;
+    if (err.issues.length === 1 && first) return issueText(first);
+    return [`${err.issues.length} problems:`, ...err.issues.map((i) => `${indent}${issueText(i)}`)].join(
+      '\n',
+    );
+  }
+  return termMessage(err.message);
+}
+
 /** One readable paragraph for stderr: message, cause chain and hint. */
 export function errorText(err: KeeperError): string {
   const cause = err.cause === undefined ? '' : describeError(err.cause);
-  const lines = [err.message];
-  if (cause && !err.message.includes(cause)) lines.push(`  cause: ${cause}`);
-  if (err.hint) lines.push(`  hint: ${err.hint}`);
+  const lines = [messageText(err)];
+  if (cause && !err.message.includes(cause)) lines.push(`  cause: ${termMessage(cause)}`);
+  if (err.hint) lines.push(`  hint: ${termMessage(err.hint)}`);
   return lines.join('\n');
 }

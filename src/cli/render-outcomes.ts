@@ -1,6 +1,7 @@
 import type { AppOutcome, Summary } from '../engine/outcome.js';
 import type { Output } from './output.js';
 import { formatBytes } from './table.js';
+import { termMessage, termPath, termText } from './terminal-text.js';
 
 function retryText(iso: string): string {
   const d = new Date(iso);
@@ -10,7 +11,11 @@ function retryText(iso: string): string {
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
   const { c } = out;
-  const name = c.bold(o.name);
+  const name = c.bold(termText(o.name));
+  // Versions, paths, URLs and messages come from forges, servers, scripts and file systems.
+  const from = o.from_version === null ? null : termText(o.from_version);
+  const to = o.to_version === null ? null : termText(o.to_version);
+  const reason = o.reason === undefined ? undefined : termMessage(o.reason);
   const lines: string[] = [];
   switch (o.status) {
     case 'updated': {
@@ -18,39 +23,39 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         o.bytes_downloaded !== undefined ? formatBytes(o.bytes_downloaded) : undefined,
         o.method,
         o.bytes_reused ? `${formatBytes(o.bytes_reused)} reused` : undefined,
-        o.via_proxy ? `via proxy ${o.via_proxy}` : undefined,
+        o.via_proxy ? `via proxy ${termPath(o.via_proxy)}` : undefined,
       ].filter(Boolean);
       lines.push(
-        `${c.green('updated')}      ${name} ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
+        `${c.green('updated')}      ${name} ${from ?? '(new)'} -> ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
-      if (o.path) lines.push(c.dim(`             ${o.path}`));
+      if (o.path) lines.push(c.dim(`             ${termPath(o.path)}`));
       break;
     }
     case 'up_to_date':
-      lines.push(`${c.dim('up to date')}   ${name} ${o.to_version ?? o.from_version ?? ''}`);
+      lines.push(`${c.dim('up to date')}   ${name} ${to ?? from ?? ''}`);
       break;
     case 'update_available':
       lines.push(
-        `${c.cyan('available')}    ${name} ${o.from_version ?? '(not installed)'} -> ${o.to_version ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${o.via_proxy})`) : ''}`,
+        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
       );
       break;
     case 'rate_limited':
       lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${retryText(o.retry_at)}` : ''}`);
-      if (o.reason) lines.push(c.dim(`             ${o.reason}`));
+      if (reason) lines.push(c.dim(`             ${reason}`));
       break;
     case 'skipped':
-      lines.push(`${c.dim('skipped')}      ${name}${o.reason ? c.dim(`  ${o.reason}`) : ''}`);
+      lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
       if (o.url && o.reason?.startsWith('dry run')) {
-        lines.push(c.dim(`             ${o.from_version ?? '(new)'} -> ${o.to_version ?? '?'}  ${o.url}`));
+        lines.push(c.dim(`             ${from ?? '(new)'} -> ${to ?? '?'}  ${termPath(o.url)}`));
       }
       break;
     case 'failed':
-      lines.push(`${c.red('failed')}       ${name}: ${o.error?.message ?? 'unknown error'}`);
-      if (o.error?.hint) lines.push(c.dim(`             hint: ${o.error.hint}`));
-      if (o.from_version) lines.push(c.dim(`             ${o.from_version} stays installed`));
+      lines.push(`${c.red('failed')}       ${name}: ${termMessage(o.error?.message ?? 'unknown error')}`);
+      if (o.error?.hint) lines.push(c.dim(`             hint: ${termMessage(o.error.hint)}`));
+      if (from) lines.push(c.dim(`             ${from} stays installed`));
       break;
   }
-  for (const w of o.warnings) lines.push(`             ${c.yellow('warning:')} ${w}`);
+  for (const w of o.warnings) lines.push(`             ${c.yellow('warning:')} ${termMessage(w)}`);
   return lines.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namingFormatProblems } from './naming-format.js';
 import type { GlobalSettings } from './types.js';
 
 /**
@@ -51,6 +52,7 @@ const namingFormat = z
     if (!value.includes('{name}'))
       ctx.addIssue({ code: 'custom', message: 'must contain {name} so two apps never share a file' });
     if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
+    for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
   });
 
 const proxyPrefix = z.union(
@@ -238,6 +240,14 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.boolean(),
     extension: true,
+  },
+  {
+    key: 'auto_self_update',
+    type: 'boolean',
+    default: false,
+    description: '`update` also runs `self-update` after the apps (read from config.yml only).',
+    aliases: [],
+    schema: z.boolean(),
   },
 ];
 

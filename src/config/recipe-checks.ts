@@ -1,12 +1,14 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import safeRegex from 'safe-regex2';
+import { escapeControlChar, firstControlChar } from '../core/control-chars.js';
 import type { ConfigIssue } from '../core/errors.js';
+import { MAX_APP_NAME_BYTES } from '../core/file-names.js';
+import { compileRecipeRegex, isRegexProblem } from './recipe-regex.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
 
 /** App names are one safe path component: they become file, symlink and desktop-file names. */
-export const APP_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+export const APP_NAME_RE = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,${MAX_APP_NAME_BYTES - 1}}$`);
 
 /** Checks a glob compiles; returns the error text or undefined. */
 export function globError(glob: string): string | undefined {
@@ -16,17 +18,6 @@ export function globError(glob: string): string | undefined {
   } catch (err) {
     return (err as Error).message;
   }
-}
-
-/** Checks a regex compiles and is not prone to catastrophic backtracking. */
-export function regexError(source: string): string | undefined {
-  try {
-    new RegExp(source);
-  } catch (err) {
-    return (err as Error).message.replace(/^Invalid regular expression: /, '');
-  }
-  if (!safeRegex(source)) return 'may backtrack catastrophically (nested quantifiers); simplify it';
-  return undefined;
 }
 
 /** Semantic checks zod cannot express, positioned in the recipe file. */
@@ -59,9 +50,14 @@ export async function checkRecipe(
       if (err) issues.push(issueAt(y, ['strategy', key], `strategy.${key}: invalid glob: ${err}`));
     }
     if (typeof strategy.asset_match_regex === 'string') {
-      const err = regexError(strategy.asset_match_regex);
-      if (err)
-        issues.push(issueAt(y, ['strategy', 'asset_match_regex'], `strategy.asset_match_regex: ${err}`));
+      const re = compileRecipeRegex(strategy.asset_match_regex);
+      if (isRegexProblem(re))
+        issues.push(
+          issueAt(y, ['strategy', 'asset_match_regex'], `strategy.asset_match_regex: ${re.message}`, {
+            offset: re.offset,
+            hint: 'RE2 syntax, as in Rust regex; the pattern must match the whole asset name',
+          }),
+        );
     }
     if (
       typeof data.inner_asset_match === 'string' &&
@@ -88,9 +84,34 @@ export async function checkRecipe(
       }),
     );
   }
+  issues.push(...desktopValueIssues(y, data));
   if (strategy.strategy === 'script' && typeof strategy.script_path === 'string') {
     const err = await scriptPathError(strategy.script_path, recipeDir);
     if (err) issues.push(issueAt(y, ['strategy', 'script_path'], `strategy.script_path: ${err}`));
+  }
+  return issues;
+}
+
+// Desktop entries are line-based text: a control character in a value breaks the file.
+function desktopValueIssues(y: YamlFile, data: Record<string, unknown>): ConfigIssue[] {
+  const values: [PropertyKey[], unknown][] = [];
+  if (Array.isArray(data.desktop_exec_args))
+    data.desktop_exec_args.forEach((v, i) => values.push([['desktop_exec_args', i], v]));
+  if (data.desktop_env && typeof data.desktop_env === 'object')
+    for (const [k, v] of Object.entries(data.desktop_env)) values.push([['desktop_env', k], v]);
+  const issues: ConfigIssue[] = [];
+  for (const [path, value] of values) {
+    if (typeof value !== 'string') continue;
+    const at = firstControlChar(value);
+    if (at === -1) continue;
+    issues.push(
+      issueAt(
+        y,
+        path,
+        `${path.map(String).join('.')}: contains the control character ${escapeControlChar(value.charAt(at))}, which a desktop entry cannot hold`,
+        { offset: at },
+      ),
+    );
   }
   return issues;
 }

@@ -43,6 +43,7 @@ export const scriptStrategySchema = z.strictObject({
   strategy: z.literal('script'),
   script_path: z.string().trim().min(1, 'must not be empty'),
   timeout: z.number().positive().max(3600).optional(),
+  script_env_token: z.boolean().optional(),
 });
 
 export const STRATEGY_KEYS: Record<string, string[]> = {
@@ -111,7 +112,8 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     type: 'list of strings',
     required: false,
     default: [],
-    description: 'Arguments appended to every Exec line of the desktop entry (e.g. --no-sandbox).',
+    description:
+      'Arguments appended to every Exec line of the desktop entry (e.g. --no-sandbox). No control characters.',
     aliases: [],
     schema: z.array(z.string()),
   },
@@ -120,7 +122,8 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     type: 'map of strings',
     required: false,
     default: {},
-    description: 'Environment variables set when the desktop entry launches the app.',
+    description:
+      'Environment variables set when the desktop entry launches the app. Values hold no control characters.',
     aliases: [],
     schema: z.record(
       z.string().regex(envName, 'must be a valid environment variable name'),

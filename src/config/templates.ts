@@ -54,6 +54,8 @@ export function starterRecipe(
       '  strategy: script',
       '  # Prints two lines: the download URL, then the version.',
       '  script_path: resolver.sh',
+      '  # true passes HUB_TOKEN, GITHUB_TOKEN and GH_TOKEN to the script (they are removed otherwise).',
+      '  # script_env_token: false',
     ],
   };
   const tail = [
@@ -71,6 +73,7 @@ export function starterResolverScript(): string {
     '#!/usr/bin/env bash',
     '# Print two lines: the download URL of the latest AppImage, then its version.',
     '# Available: $APP_NAME, $APP_VERSION (installed, may be empty), $APP_ARCH (e.g. x86_64).',
+    '# The hub token variables are visible only with strategy.script_env_token: true.',
     'set -euo pipefail',
     'version="1.0.0"',
     'echo "https://example.com/downloads/${APP_NAME}-${version}-${APP_ARCH}.AppImage"',

@@ -29,6 +29,8 @@ export interface ScriptStrategy {
   script_path: string;
   /** Seconds before the script is killed (default 120). */
   timeout?: number | undefined;
+  /** Pass HUB_TOKEN, GITHUB_TOKEN and GH_TOKEN from the environment to the script (default false). */
+  script_env_token?: boolean | undefined;
 }
 
 export type StrategyConfig = ForgeStrategy | DirectStrategy | ScriptStrategy;
@@ -64,6 +66,8 @@ export interface GlobalSettings {
   max_asset_size: number;
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
   launch_fixes: boolean;
+  /** `update` also runs `self-update` after the apps (default false). */
+  auto_self_update: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 
 /** A parsed YAML file that still knows where every key and value came from. */
@@ -8,6 +8,8 @@ export interface YamlFile {
   data: unknown;
   doc: Document;
   lineCounter: LineCounter;
+  /** The source text, to position problems inside a scalar value. */
+  text: string;
 }
 
 /** Parses YAML text; syntax errors become positioned ConfigErrors. */
@@ -20,7 +22,7 @@ export function parseYamlText(file: string, text: string): YamlFile {
   });
   if (issues.length) throw new ConfigError(issues);
   const data: unknown = doc.toJS({ maxAliasCount: 100 });
-  return { file, data: data ?? {}, doc, lineCounter };
+  return { file, data: data ?? {}, doc, lineCounter, text };
 }
 
 /** Reads and parses a YAML file from disk. */
@@ -34,6 +36,14 @@ function yamlMessage(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** Where to point inside the node at a path. */
+export interface PositionOptions {
+  /** Locate the key of the last segment instead of its value (for unknown keys). */
+  key?: boolean;
+  /** A character offset inside the scalar string value (e.g. the bad part of a regex). */
+  offset?: number | undefined;
+}
+
 /**
  * Position of the node at `path`. With `key: true` the key of the last segment is located
  * (for unknown keys); a path that does not exist falls back to its deepest existing parent.
@@ -41,7 +51,7 @@ function yamlMessage(message: string): string {
 export function positionOf(
   y: YamlFile,
   path: readonly PropertyKey[],
-  options: { key?: boolean } = {},
+  options: PositionOptions = {},
 ): { line: number; col: number } {
   let node: unknown = y.doc.contents;
   let best: unknown = y.doc.contents;
@@ -67,9 +77,30 @@ export function positionOf(
     }
   }
   const range = isNode(best) ? best.range : undefined;
-  const offset = range ? range[0] : 0;
+  let offset = range ? range[0] : 0;
+  if (range && options.offset !== undefined && isScalar(best) && typeof best.value === 'string')
+    offset += sourceOffset(y.text.slice(range[0], range[1]), best.type, options.offset);
   const pos = y.lineCounter.linePos(offset);
   return { line: pos.line, col: pos.col };
+}
+
+// Maps an offset in a scalar's value to its offset in the source text. Escapes in quoted scalars
+// take more source characters than they yield; block and folded scalars fall back to their start.
+function sourceOffset(raw: string, type: Scalar['type'], valueOffset: number): number {
+  if (type === Scalar.PLAIN) return valueOffset <= raw.length ? valueOffset : 0;
+  if (type !== Scalar.QUOTE_DOUBLE && type !== Scalar.QUOTE_SINGLE) return 0;
+  let src = 1;
+  for (let v = 0; v < valueOffset; v++) {
+    const c = raw[src];
+    if (c === undefined || c === '\n') return 0;
+    if (type === Scalar.QUOTE_SINGLE) src += c === "'" ? 2 : 1;
+    else if (c !== '\\') src += 1;
+    else {
+      const e = raw[src + 1];
+      src += e === 'x' ? 4 : e === 'u' ? 6 : e === 'U' ? 10 : 2;
+    }
+  }
+  return src;
 }
 
 /** Builds a positioned issue for `path` in a YAML file. */
@@ -77,7 +108,7 @@ export function issueAt(
   y: YamlFile,
   path: readonly PropertyKey[],
   message: string,
-  options: { key?: boolean; hint?: string | undefined } = {},
+  options: PositionOptions & { hint?: string | undefined } = {},
 ): ConfigIssue {
   const pos = positionOf(y, path, options);
   return { file: y.file, line: pos.line, col: pos.col, message, hint: options.hint };

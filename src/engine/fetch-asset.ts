@@ -1,9 +1,10 @@
 import { rm } from 'node:fs/promises';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import { download, type DownloadResult } from '../net/download/index.js';
+import type { DownloadResult } from '../net/download/index.js';
 import { zsyncDownload } from '../net/zsync/index.js';
 import type { Resolution } from '../strategy/types.js';
+import { downloadResolution } from './download-resolution.js';
 import { tempPrefix } from '../install/naming.js';
 import type { Run } from './run.js';
 
@@ -105,29 +106,13 @@ export async function fetchAsset(
       });
     }
   }
-  const result: DownloadResult = await run.downloadLimiter(resolution.url, () => {
-    ctx.emit({
-      type: 'download:start',
-      app: settings.name,
-      url: resolution.url,
-      total: resolution.size,
-      segmented: settings.segmented_downloads,
-    });
-    return download({
-      url: resolution.url,
+  const result: DownloadResult = await run.downloadLimiter(resolution.url, () =>
+    downloadResolution(settings, resolution, ctx, {
       destDir: settings.storage_dir,
       tempPrefix: prefix,
-      expectedSize: resolution.size,
-      validator: resolution.validator,
-      segmented: settings.segmented_downloads,
-      connections: settings.download_connections,
-      stallTimeoutMs,
       signal: run.signal,
-      onProgress: (received, total) =>
-        ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
-    });
-  });
-  ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
+    }),
+  );
   return {
     path: result.path,
     size: result.size,

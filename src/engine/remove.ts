@@ -2,7 +2,7 @@ import { rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
-import { TEMP_PREFIX } from '../core/reserved-names.js';
+import { TEMP_PREFIX } from '../core/file-names.js';
 import { cleanStaleTemps } from '../net/download/index.js';
 import { removeIntegration } from '../install/desktop-integration.js';
 import { deleteManagedFile } from '../install/managed-delete.js';

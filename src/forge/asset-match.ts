@@ -3,7 +3,8 @@
  * checksums, zsync control files, debug builds) left out unless named, then this machine's
  * architecture. Pure: no I/O, so every rule is unit-tested directly.
  */
-import picomatch from 'picomatch';
+import { compileGlob } from '../config/recipe-glob.js';
+import { compileRecipeRegex, isRegexProblem, type RecipeRegex } from '../config/recipe-regex.js';
 import { KeeperError } from '../core/errors.js';
 import { appImageArch, archesInName } from './arch.js';
 
@@ -71,29 +72,25 @@ export function chooseAsset<T extends NamedAsset>(assets: readonly T[], options:
 /** Every asset matching the patterns, companions dropped unless the pattern names them. */
 export function matchingAssets<T extends NamedAsset>(assets: readonly T[], options: AssetMatchOptions): T[] {
   const glob = options.glob ?? (options.regex === undefined ? DEFAULT_GLOB : undefined);
-  const isGlob = glob === undefined ? () => true : picomatch(glob, { dot: true, nocase: false });
+  const isGlob = glob === undefined ? () => true : compileGlob(glob, { dot: true, nocase: false });
   const re = options.regex === undefined ? undefined : compileRegex(options.regex);
   const patternText = `${glob ?? ''}\n${options.regex ?? ''}`.toLowerCase();
   return assets.filter((asset) => {
     const name = basename(asset.name);
     if (!isGlob(name)) return false;
-    if (re && !re.test(name)) return false;
+    if (re && !re.matches(name)) return false;
     return !COMPANIONS.some((c) => c.re.test(name) && !patternText.includes(c.word));
   });
 }
 
-function compileRegex(source: string): RegExp {
-  try {
-    return new RegExp(source);
-  } catch (err) {
-    throw new KeeperError(
-      'ASSET_PATTERN_INVALID',
-      `asset_match_regex is not a valid regular expression: ${source}`,
-      {
-        cause: err,
-      },
-    );
-  }
+// Recipes are validated when loaded, so this throws only for a pattern that bypassed validation.
+function compileRegex(source: string): RecipeRegex {
+  const re = compileRecipeRegex(source);
+  if (!isRegexProblem(re)) return re;
+  throw new KeeperError(
+    'ASSET_PATTERN_INVALID',
+    `asset_match_regex /${source}/ at offset ${re.offset}: ${re.message}`,
+  );
 }
 
 function describePatterns(options: AssetMatchOptions): string {

@@ -1,4 +1,4 @@
-import { TEMP_PREFIX, TEMP_SEPARATOR } from '../core/reserved-names.js';
+import { MAX_VERSION_IN_FILE_NAME, TEMP_PREFIX, TEMP_SEPARATOR } from '../core/file-names.js';
 
 /** Makes a version string safe inside a file name: no separators, no leading dot, bounded length. */
 export function safeVersion(version: string): string {
@@ -6,7 +6,7 @@ export function safeVersion(version: string): string {
     .trim()
     .replace(/[^A-Za-z0-9._+-]+/g, '_')
     .replace(/^[.]+/, '')
-    .slice(0, 64);
+    .slice(0, MAX_VERSION_IN_FILE_NAME);
   return cleaned || 'unknown';
 }
 

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 
-// What state.json may hold. Every path we later act on must be absolute; strings are bounded so a
-// damaged file cannot blow up what `list` prints or what we keep in memory.
-const text = z.string().max(4096);
-const absPath = text.refine((p) => p.startsWith('/') && !p.includes('\0'), 'must be an absolute path');
+// What state.json may hold. Every path we later act on must be absolute and within PATH_MAX. Other
+// strings are not bounded here: they come from forges (a tag may be long), and an entry set aside
+// for its length would be reinstalled on every run; what reaches a terminal is bounded there.
+const text = z.string();
+const absPath = z
+  .string()
+  .max(4096)
+  .refine((p) => p.startsWith('/') && !p.includes('\0'), 'must be an absolute path');
 const isoTime = text;
 
 // Objects are loose: keys this version does not know (written by a newer one) are kept as they are.
@@ -49,12 +53,12 @@ export const appStateSchema = z
     lastCheck: isoTime.optional(),
     lastUpdate: isoTime.optional(),
     latest: z.object({ version: text, identity: text, checkedAt: isoTime }).optional(),
-    lastError: z.object({ code: text, message: z.string().max(65536), at: isoTime }).optional(),
+    lastError: z.object({ code: text, message: z.string(), at: isoTime }).optional(),
     releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
   })
   .passthrough();
 
-export const rateLimitSchema = z.object({ until: isoTime, message: z.string().max(65536) });
+export const rateLimitSchema = z.object({ until: isoTime, message: z.string() });
 
 export const forgeKindSchema = z.enum(['gitea', 'forgejo']);
 

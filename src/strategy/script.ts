@@ -48,7 +48,7 @@ export async function resolveScript(
     settings.recipeDir,
     timeout,
     {
-      ...deps.ctx.env,
+      ...scriptEnv(deps.ctx.env, strategy.script_env_token === true),
       APP_NAME: settings.name,
       APP_VERSION: deps.installedVersion ?? '',
       APP_ARCH: appImageArch(deps.ctx.arch),
@@ -89,6 +89,17 @@ export async function resolveScript(
   };
 }
 
+/** Variables that carry the hub token; a script sees them only when its recipe allows it. */
+export const TOKEN_ENV_VARS = ['HUB_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'] as const;
+
+/** The environment a script runs with: ours, minus the token variables unless `passToken`. */
+export function scriptEnv(env: NodeJS.ProcessEnv, passToken: boolean): NodeJS.ProcessEnv {
+  if (passToken) return { ...env };
+  const copy = { ...env };
+  for (const name of TOKEN_ENV_VARS) delete copy[name];
+  return copy;
+}
+
 /** Checks the stdout contract: exactly two non-empty lines, the first an http(s) URL. */
 export function parseScriptOutput(
   stdout: string,
@@ -120,6 +131,10 @@ export function parseScriptOutput(
   return { url: first, version: second };
 }
 
+// After the script exits, output it wrote is still in the pipe; this long is enough to read it. A
+// detached process (setsid) can keep the pipe open forever, so the run never waits for its close.
+const DRAIN_AFTER_EXIT_MS = 250;
+
 function runScript(
   path: string,
   cwd: string,
@@ -128,10 +143,15 @@ function runScript(
   signal: AbortSignal | undefined,
 ): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
+    // detached: the script leads its own process group, so one kill reaches everything it started.
     const child = spawn('bash', [path], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout = capped();
     const stderr = capped(true);
     let timedOut = false;
+    let aborted = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let drain: NodeJS.Timeout | undefined;
+    let settled = false;
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -143,34 +163,47 @@ function runScript(
       timedOut = true;
       killGroup();
     }, timeoutSeconds * 1000);
-    let aborted = false;
     const onAbort = (): void => {
       aborted = true;
       killGroup();
     };
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    // Background jobs the script left behind would hold the pipes open; they die with the script.
-    child.on('exit', killGroup);
-    child.on('error', (err) => {
+    const finish = (): void => {
+      if (settled || !exit) return;
+      settled = true;
       clearTimeout(timer);
-      reject(new KeeperError('SCRIPT_EXIT', `cannot run bash for ${path}: ${err.message}`, { cause: err }));
-    });
-    child.on('close', (code, exitSignal) => {
-      clearTimeout(timer);
+      clearTimeout(drain);
       signal?.removeEventListener('abort', onAbort);
+      // Release our end of pipes a detached process may still hold.
+      child.stdout.destroy();
+      child.stderr.destroy();
       resolve({
-        code,
-        signal: exitSignal,
+        ...exit,
         timedOut,
         aborted,
         stdout: stdout.text(),
         stdoutOverflow: stdout.overflow(),
         stderr: stderr.text(),
       });
+    };
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // The script's own exit ends the run: background jobs in its group die with it, and a process
+    // that left the group (setsid) is not waited for.
+    child.on('exit', (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      killGroup();
+      drain = setTimeout(finish, DRAIN_AFTER_EXIT_MS);
     });
+    child.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(new KeeperError('SCRIPT_EXIT', `cannot run bash for ${path}: ${err.message}`, { cause: err }));
+    });
+    child.on('close', finish);
   });
 }
 

@@ -40,6 +40,7 @@ const SAMPLES: Record<string, Sample> = {
   keep_previous: { config: false, recipe: true },
   max_asset_size: { config: 1073741824, recipe: 8589934592 },
   launch_fixes: { config: false, recipe: true },
+  auto_self_update: { config: true, recipe: false },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

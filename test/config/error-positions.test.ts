@@ -75,13 +75,39 @@ const RECIPES: [string, string, Expected][] = [
   ],
   [
     'bad-regex',
-    `name: a\n${FORGE}  asset_match_regex: "(abc"\n`,
-    [[5, 22, /^strategy\.asset_match_regex: .*Unterminated group/]],
+    `name: a\n${FORGE}  asset_match_regex: "x(abc"\n`,
+    [[5, 24, /^strategy\.asset_match_regex: missing closing "\)"/, /RE2 syntax/]],
   ],
   [
-    'catastrophic-regex',
-    `name: a\n${FORGE}  asset_match_regex: "^(a+)+$"\n`,
-    [[5, 22, /^strategy\.asset_match_regex: may backtrack catastrophically/]],
+    // Escapes in a double-quoted scalar take two source characters: the column still lands on "\1".
+    'regex-backreference',
+    `name: a\n${FORGE}  asset_match_regex: "(a)\\\\1"\n`,
+    [[5, 26, /^strategy\.asset_match_regex: backreferences .* not supported$/]],
+  ],
+  [
+    'regex-lookahead',
+    `name: a\n${FORGE}  asset_match_regex: foo(?=bar)\n`,
+    [[5, 25, /^strategy\.asset_match_regex: lookahead .* not supported$/]],
+  ],
+  [
+    'regex-lookbehind',
+    `name: a\n${FORGE}  asset_match_regex: 'x(?<!y)z'\n`,
+    [[5, 24, /^strategy\.asset_match_regex: lookbehind .* not supported$/]],
+  ],
+  [
+    'regex-nested-class',
+    `name: a\n${FORGE}  asset_match_regex: "[a[bc]]"\n`,
+    [[5, 25, /^strategy\.asset_match_regex: a "\[" inside a character class is a nested class in Rust/]],
+  ],
+  [
+    'regex-class-intersection',
+    `name: a\n${FORGE}  asset_match_regex: "[a-z&&[^aeiou]]"\n`,
+    [[5, 27, /^strategy\.asset_match_regex: class set operations \("&&"\)/]],
+  ],
+  [
+    'regex-verbose-flag',
+    `name: a\n${FORGE}  asset_match_regex: "(?ix)a b"\n`,
+    [[5, 26, /^strategy\.asset_match_regex: the verbose flag x/]],
   ],
   [
     'repo-not-url',
@@ -155,6 +181,43 @@ const RECIPES: [string, string, Expected][] = [
     `name: a\ndesktop_env:\n  "BAD-NAME": 1\n${DIRECT}`,
     [[3, 3, /^desktop_env\.BAD-NAME: must be a valid environment variable name$/]],
   ],
+  [
+    // The audit's case: the next failed update deleted the installed app as a stale temp file.
+    'naming-reserved',
+    `name: a\nnaming_format: ".appimage-keeper-{name}-x.AppImage"\n${DIRECT}`,
+    [[2, 16, /^naming_format: file names starting with "\.appimage-keeper" are reserved/]],
+  ],
+  [
+    'naming-reserved-completed-by-name',
+    `name: a\nnaming_format: ".{name}.AppImage"\n${DIRECT}`,
+    [[2, 16, /^naming_format: file names starting with "\.appimage-keeper" are reserved/]],
+  ],
+  [
+    'naming-too-long',
+    `name: a\nnaming_format: "{name}-{version}-${'x'.repeat(100)}"\n${DIRECT}`,
+    [[2, 16, /^naming_format: file names can reach 266 bytes .* the limit is 255$/]],
+  ],
+  [
+    'desktop-arg-escape',
+    `name: a\ndesktop_exec_args:\n  - "--a\\e[31m"\n${DIRECT}`,
+    [
+      [
+        3,
+        9,
+        /^desktop_exec_args\.0: contains the control character \\x1b, which a desktop entry cannot hold$/,
+      ],
+    ],
+  ],
+  [
+    'desktop-arg-nul',
+    `name: a\ndesktop_exec_args: ["ok", "a\\0"]\n${DIRECT}`,
+    [[2, 29, /^desktop_exec_args\.1: contains the control character \\x00/]],
+  ],
+  [
+    'desktop-env-newline',
+    `name: a\ndesktop_env:\n  FOO: "a\\nb"\n${DIRECT}`,
+    [[3, 10, /^desktop_env\.FOO: contains the control character \\n/]],
+  ],
   ['not-a-mapping', '- name: a\n', [[1, 1, /^expected a mapping of keys to values$/]]],
 ];
 
@@ -209,6 +272,7 @@ const CONFIGS: [string, string, Expected][] = [
   ['int', 'download_connections: 2.5\n', [[1, 23, /^download_connections: must be a whole number/]]],
   ['api-url', 'show_all: true\nhub_release_api_url: api.example.com\n', [[2, 22, /must be an http/]]],
   ['proxy', 'hub_proxy_prefix: []\n', [[1, 19, /hub_proxy_prefix/]]],
+  ['naming-reserved', 'naming_format: ".appimage-keeper-{name}"\n', [[1, 16, /are reserved/]]],
   ['not-mapping', 'just a string\n', [[1, 1, /^expected a mapping/]]],
 ];
 

@@ -132,7 +132,7 @@ void describe('check: requests and asset choice', () => {
     const recipes: Record<string, Record<string, unknown>> = {
       glob: { asset_match: 'Other-*.AppImage' },
       regex: { asset_match: undefined, asset_match_regex: '^App-[\\d.]+-aarch64\\.AppImage$' },
-      both: { asset_match: 'App-*', asset_match_regex: 'x86_64\\.AppImage$' },
+      both: { asset_match: 'App-*', asset_match_regex: '.*x86_64\\.AppImage' },
       arch: { asset_match: 'App-*.AppImage' },
       ambiguous: { asset_match: '*-x86_64.AppImage' },
       nomatch: { asset_match: '*.deb' },

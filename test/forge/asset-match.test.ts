@@ -35,12 +35,13 @@ void describe('asset choice', () => {
     const assets = named(
       'Tool-2.0-x86_64.AppImage',
       'Tool-2.0-x86_64-wayland.AppImage',
-      'Other-x86_64.AppImage',
+      'Other-2.0-x86_64.AppImage',
     );
-    const chosen = chooseAsset(assets, { glob: 'Tool-*.AppImage', regex: '^(?!.*wayland)', nodeArch: 'x64' });
+    const regex = '[A-Za-z]+-[0-9.]+-x86_64\\.AppImage';
+    const chosen = chooseAsset(assets, { glob: 'Tool-*.AppImage', regex, nodeArch: 'x64' });
     assert.equal(chosen.name, 'Tool-2.0-x86_64.AppImage');
     // The regex alone would also accept Other-..., the glob alone the wayland build.
-    assert.equal(matchingAssets(assets, { regex: '^(?!.*wayland)', nodeArch: 'x64' }).length, 2);
+    assert.equal(matchingAssets(assets, { regex, nodeArch: 'x64' }).length, 2);
     assert.equal(matchingAssets(assets, { glob: 'Tool-*.AppImage', nodeArch: 'x64' }).length, 2);
   });
 
@@ -127,5 +128,49 @@ void describe('asset choice', () => {
       codeOf(() => chooseAsset(named('a'), { regex: '(', nodeArch: 'x64' })),
       'ASSET_PATTERN_INVALID',
     );
+  });
+
+  void test('the regex is a full match of the name, as ^(?:re)$', () => {
+    const assets = named('tool-linux.AppImage', 'tool-linux.AppImage.zsync', 'mytool-linux.AppImage');
+    const names = matchingAssets(assets, { regex: 'tool-linux\\.AppImage', nodeArch: 'x64' });
+    assert.deepEqual(
+      names.map((a) => a.name),
+      ['tool-linux.AppImage'],
+    );
+    // An alternation is wrapped as a whole, not only its first branch anchored.
+    const alt = matchingAssets(named('a.AppImage', 'xb.AppImage', 'b.AppImage'), {
+      regex: 'a|b\\.AppImage',
+      nodeArch: 'x64',
+    });
+    assert.deepEqual(
+      alt.map((a) => a.name),
+      ['b.AppImage'],
+    );
+  });
+
+  void test('Rust inline flags such as (?i) apply', () => {
+    const got = matchingAssets(named('Tool-1.0-X86_64.APPIMAGE'), {
+      regex: '(?i)tool-[0-9.]+-x86_64\\.appimage',
+      nodeArch: 'x64',
+    });
+    assert.equal(got.length, 1);
+  });
+
+  void test('POSIX classes inside brackets match as in Rust', () => {
+    const assets = named('tool-12.AppImage', 'tool-1a.AppImage', 'tool-.AppImage');
+    const got = matchingAssets(assets, { regex: 'tool-[[:digit:]]+\\.AppImage', nodeArch: 'x64' });
+    assert.deepEqual(
+      got.map((a) => a.name),
+      ['tool-12.AppImage'],
+    );
+    const alnum = matchingAssets(assets, { regex: 'tool-[[:alnum:]]+\\.AppImage', nodeArch: 'x64' });
+    assert.equal(alnum.length, 2);
+  });
+
+  void test("catastrophic patterns run in linear time (RE2): the audit's inputs return", () => {
+    // With backtracking, each of these took tens of seconds on a 40-character name.
+    const hostile = named(`${'a'.repeat(5000)}b`);
+    for (const regex of ['(a|a)*', '(a|aa)+', '(a+)+', '(.*a){20}'])
+      assert.equal(matchingAssets(hostile, { regex, nodeArch: 'x64' }).length, 0, regex);
   });
 });

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { TEMP_PREFIX } from '../../src/core/reserved-names.js';
+import { TEMP_PREFIX } from '../../src/core/file-names.js';
 
 /** True for our temp files (`.appimage-keeper~<app>~…`, or an earlier version's `.appimage-keeper-<app>-…`); the previous-version folder is not one. */
 export function isKeeperTemp(name: string): boolean {

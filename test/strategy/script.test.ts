@@ -18,12 +18,18 @@ void describe('script strategy', () => {
 
   async function run(
     body: string,
-    opts: { timeout?: number; installed?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+    opts: {
+      timeout?: number;
+      installed?: string;
+      env?: NodeJS.ProcessEnv;
+      signal?: AbortSignal;
+      envToken?: boolean;
+    } = {},
   ) {
     const path = join(dir, `s-${Math.random().toString(36).slice(2)}.sh`);
     await writeFile(path, body);
     const settings = makeSettings(
-      { strategy: 'script', script_path: path, timeout: opts.timeout },
+      { strategy: 'script', script_path: path, timeout: opts.timeout, script_env_token: opts.envToken },
       { name: 'scripted', recipeDir: dir },
     );
     return resolveApp(settings, {
@@ -164,4 +170,61 @@ void describe('script strategy', () => {
     assert.equal(err.code, 'SCRIPT_OUTPUT');
     assert.match(err.message, /more than/);
   });
+
+  void test('token variables reach the script only with script_env_token: true', async () => {
+    const env = { HUB_TOKEN: 'hub-secret', GITHUB_TOKEN: 'gh-secret', GH_TOKEN: 'cli-secret', KEEP: 'k' };
+    const body = 'echo https://x.invalid/a\necho "[${HUB_TOKEN-}|${GITHUB_TOKEN-}|${GH_TOKEN-}|$KEEP]"';
+    const hidden = await run(body, { env });
+    assert.equal(hidden.kind === 'resolved' && hidden.resolution.version, '[|||k]');
+    const passed = await run(body, { env, envToken: true });
+    assert.equal(
+      passed.kind === 'resolved' && passed.resolution.version,
+      '[hub-secret|gh-secret|cli-secret|k]',
+    );
+  });
+
+  // The audit's case: a detached child (setsid) holding stdout kept the run going for its whole
+  // life and the app was reported SCRIPT_TIMEOUT although the script had finished.
+  void test('a detached child holding stdout does not hold the run once the script exits', async () => {
+    const pidFile = join(dir, 'setsid.pid');
+    try {
+      const outcome = await run(
+        `setsid sleep 60 &\necho $! > ${pidFile}\necho https://x.invalid/a.AppImage\necho 2.0`,
+        { timeout: 20 },
+      );
+      assert.equal(outcome.kind, 'resolved');
+      assert.equal(outcome.kind === 'resolved' && outcome.resolution.version, '2.0');
+    } finally {
+      await killPidFrom(pidFile);
+    }
+  });
+
+  void test('at the timeout the whole group dies, and a detached child is not waited for', async () => {
+    const groupPid = join(dir, 'group-child.pid');
+    const detachedPid = join(dir, 'detached-child.pid');
+    try {
+      const err = await failure(
+        run(
+          `sleep 60 &\necho $! > ${groupPid}\nsetsid sleep 60 &\necho $! > ${detachedPid}\necho partial\nsleep 60`,
+          { timeout: 1 },
+        ),
+      );
+      assert.equal(err.code, 'SCRIPT_TIMEOUT');
+      const child = Number(await readFile(groupPid, 'utf8'));
+      assert.equal(await stillAlive(child), false, "the child in the script's group was killed");
+    } finally {
+      await killPidFrom(detachedPid);
+    }
+  });
+
+  async function killPidFrom(file: string): Promise<void> {
+    const pid = Number(await readFile(file, 'utf8').catch(() => ''));
+    if (pid > 0) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
 });

@@ -28,6 +28,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     keep_previous: true,
     max_asset_size: 4 * 1024 ** 3,
     launch_fixes: true,
+    auto_self_update: false,
     name: 'demo',
     strategy,
     ignore: false,

@@ -2,6 +2,7 @@ import type { Context } from '../../core/context.js';
 import { runDoctor } from '../../ops/doctor/run-doctor.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { termMessage } from '../terminal-text.js';
 
 /** Flags of `doctor`. */
 export interface DoctorFlags {
@@ -15,9 +16,13 @@ export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlag
   const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
   const lines: string[] = [];
   for (const ch of checks) {
-    lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${ch.message}`);
-    // Multi-line hints (an AppArmor profile) keep the hint column.
-    const hint = ch.hint?.replaceAll('\n', `\n${''.padEnd(27)}`);
+    // Messages quote state, desktop entries and server answers: escape them. Multi-line hints (an
+    // AppArmor profile) are ours line by line and keep the hint column.
+    lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${termMessage(ch.message)}`);
+    const hint = ch.hint
+      ?.split('\n')
+      .map((line) => termMessage(line))
+      .join(`\n${''.padEnd(27)}`);
     if (hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${hint}`));
   }
   const failed = checks.filter((ch) => ch.status === 'fail').length;

@@ -6,6 +6,7 @@ import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes, table } from '../table.js';
 import { errorJson } from '../render-error.js';
+import { termPath, termText } from '../terminal-text.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
   if (!path) return false;
@@ -29,7 +30,7 @@ export async function listCommand(
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   if (opts.names) {
     const names = ws.apps.map((a) => a.name);
-    return { exitCode: 0, json: { command: 'list', names }, human: names.join('\n') };
+    return { exitCode: 0, json: { command: 'list', names }, human: names.map((n) => termText(n)).join('\n') };
   }
   for (const w of ws.warnings) out.warn(w);
   const state = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
@@ -79,21 +80,22 @@ export async function listCommand(
             : a.version
               ? 'installed'
               : c.dim('not installed');
+    // Names, versions (forge tags) and paths come from recipes, forges and state: escape them.
     rows.push([
-      a.name,
+      termText(a.name),
       a.strategy ?? '-',
-      a.version ?? '-',
+      a.version === null ? '-' : termText(a.version),
       a.size === null ? '-' : formatBytes(a.size),
       day(a.last_check),
       day(a.last_update),
       a.desktop_entry ? (a.desktop_entry_present ? 'yes' : c.red('missing')) : a.integration ? '-' : 'off',
       a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
       status,
-      a.path ?? '-',
+      a.path === null ? '-' : termPath(a.path),
     ]);
   }
   const human = apps.length
     ? table(rows)
-    : `no recipes in ${ctx.paths.appsDir} (create one with: appimage-keeper init --app NAME --strategy forge)`;
+    : `no recipes in ${termPath(ctx.paths.appsDir)} (create one with: appimage-keeper init --app NAME --strategy forge)`;
   return { exitCode: 0, json: { command: 'list', apps }, human };
 }

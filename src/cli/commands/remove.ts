@@ -6,6 +6,7 @@ import { recoverInstall } from '../../engine/recover-install.js';
 import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { termMessage, termPath, termText } from '../terminal-text.js';
 import { runLocked } from './engine-run.js';
 
 /** Flags of `remove`. */
@@ -54,14 +55,14 @@ export async function removeCommand(
   const { c } = out;
   const lines: string[] = [];
   for (const o of outcomes) {
-    lines.push(`${o.errors.length ? c.red('incomplete') : c.green('removed')} ${c.bold(o.name)}`);
-    for (const p of o.removed) lines.push(c.dim(`  removed ${p}`));
-    for (const p of o.missing) lines.push(c.dim(`  already gone: ${p}`));
-    for (const p of o.skipped) lines.push(c.yellow(`  left alone (not ours): ${p}`));
-    for (const e of o.errors) lines.push(c.red(`  error: ${e}`));
-    if (o.purged_recipe) lines.push(c.dim(`  purged recipe ${o.purged_recipe}`));
+    lines.push(`${o.errors.length ? c.red('incomplete') : c.green('removed')} ${c.bold(termText(o.name))}`);
+    for (const p of o.removed) lines.push(c.dim(`  removed ${termPath(p)}`));
+    for (const p of o.missing) lines.push(c.dim(`  already gone: ${termPath(p)}`));
+    for (const p of o.skipped) lines.push(c.yellow(`  left alone (not ours): ${termPath(p)}`));
+    for (const e of o.errors) lines.push(c.red(`  error: ${termMessage(e)}`));
+    if (o.purged_recipe) lines.push(c.dim(`  purged recipe ${termPath(o.purged_recipe)}`));
   }
-  for (const t of temps) lines.push(c.dim(`removed leftover ${t}`));
+  for (const t of temps) lines.push(c.dim(`removed leftover ${termPath(t)}`));
   if (flags.orphans && outcomes.length === 0 && temps.length === 0) lines.push('no orphans found');
   const failed = outcomes.filter((o) => o.errors.length > 0).length;
   return {

@@ -5,6 +5,7 @@ import { recoverInstall } from '../../engine/recover-install.js';
 import { rollbackApp, type RollbackResult } from '../../ops/rollback.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { termMessage, termPath, termText } from '../terminal-text.js';
 import { runLocked } from './engine-run.js';
 
 /** `rollback APP`: swap in the kept previous version, restore its desktop entry, and hold the app. */
@@ -26,15 +27,17 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
     return r;
   });
   const { c } = out;
-  const lines = [
-    `${c.green('rolled back')} ${c.bold(result.name)} ${result.from_version} → ${result.to_version}  ${result.path}`,
-  ];
-  if (result.desktop_entry) lines.push(c.dim(`  desktop entry ${result.desktop_entry}`));
+  // Versions are forge tags and the paths come from state: escape them.
+  const app = termText(result.name);
+  const from = termText(result.from_version);
+  const to = termText(result.to_version);
+  const lines = [`${c.green('rolled back')} ${c.bold(app)} ${from} → ${to}  ${termPath(result.path)}`];
+  if (result.desktop_entry) lines.push(c.dim(`  desktop entry ${termPath(result.desktop_entry)}`));
   if (result.previous_path)
-    lines.push(c.dim(`  ${result.from_version} kept at ${result.previous_path} (rollback again to return)`));
-  for (const w of result.warnings) lines.push(c.yellow(`  warning: ${w}`));
+    lines.push(c.dim(`  ${from} kept at ${termPath(result.previous_path)} (rollback again to return)`));
+  for (const w of result.warnings) lines.push(c.yellow(`  warning: ${termMessage(w)}`));
   lines.push(
-    `  held: update skips ${result.name} until \`appimage-keeper unhold ${result.name}\` or \`update ${result.name} --force\``,
+    `  held: update skips ${app} until \`appimage-keeper unhold ${app}\` or \`update ${app} --force\``,
   );
   return { exitCode: 0, json: { command: 'rollback', ...result }, human: lines.join('\n') };
 }

@@ -11,6 +11,7 @@ import {
 } from '../../ops/schedule/schedule.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { termMessage, termText } from '../terminal-text.js';
 
 /** Flags of `schedule`. */
 export interface ScheduleFlags {
@@ -38,7 +39,7 @@ function changeLines(out: Output, verb: string, change: ScheduleChange): string[
     lines.push(...change.commands.map((cmd) => c.dim(`ran: ${cmd}`)));
   } else {
     lines.push(
-      c.yellow(`systemctl --user was not run: ${change.reason ?? 'unavailable'}.`),
+      c.yellow(`systemctl --user was not run: ${termMessage(change.reason ?? 'unavailable')}.`),
       'Run these in your desktop session:',
       ...change.commands.map((cmd) => `  ${cmd}`),
     );
@@ -87,7 +88,7 @@ function statusLines(out: Output, s: ScheduleStatus): string[] {
       : '';
     lines.push(`last run   ${d.lastRun ?? 'never'}${result}`);
   } else {
-    lines.push(c.dim(`systemd    not asked: ${s.reason ?? 'unavailable'}`));
+    lines.push(c.dim(`systemd    not asked: ${termMessage(s.reason ?? 'unavailable')}`));
   }
   const r = s.lastRun;
   if (r) {
@@ -96,8 +97,8 @@ function statusLines(out: Output, s: ScheduleStatus): string[] {
       .map(([k, n]) => `${n} ${k.replaceAll('_', ' ')}`)
       .join(', ');
     lines.push(`outcome    ${r.command} finished ${r.finishedAt}: ${counts || 'nothing selected'}`);
-    if (r.updated.length) lines.push(`  updated: ${r.updated.join(', ')}`);
-    if (r.failed.length) lines.push(c.red(`  failed: ${r.failed.join(', ')}`));
+    if (r.updated.length) lines.push(`  updated: ${r.updated.map((n) => termText(n)).join(', ')}`);
+    if (r.failed.length) lines.push(c.red(`  failed: ${r.failed.map((n) => termText(n)).join(', ')}`));
   } else {
     lines.push('outcome    no update recorded yet');
   }

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import { unholdApp } from '../../ops/rollback.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { termText } from '../terminal-text.js';
 import { runLocked } from './engine-run.js';
 import { assertKnownApps } from './known-apps.js';
 
@@ -25,8 +26,8 @@ export async function unholdCommand(ctx: Context, out: Output, names: string[]):
   );
   const lines = results.map((r) =>
     r.was_held
-      ? `${out.c.green('unheld')} ${r.name}: the next update handles it again`
-      : `${r.name} was not held`,
+      ? `${out.c.green('unheld')} ${termText(r.name)}: the next update handles it again`
+      : `${termText(r.name)} was not held`,
   );
   return { exitCode: 0, json: { command: 'unhold', apps: results }, human: lines.join('\n') };
 }

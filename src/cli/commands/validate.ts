@@ -3,7 +3,8 @@ import type { Context } from '../../core/context.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
-import { errorJson } from '../render-error.js';
+import { errorJson, messageText } from '../render-error.js';
+import { termMessage, termPath, termText } from '../terminal-text.js';
 
 /** `validate [APP...]`: parses config, secrets and recipes; no network, no writes. */
 export async function validateCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
@@ -12,22 +13,23 @@ export async function validateCommand(ctx: Context, out: Output, names: string[]
   for (const w of ws.warnings) out.warn(w);
   const failed = apps.filter((a) => !a.ok);
   const lines: string[] = [
-    `${out.c.green('ok')}  ${ws.config.file}${ws.config.exists ? '' : ' (not present: defaults)'}`,
+    `${out.c.green('ok')}  ${termPath(ws.config.file)}${ws.config.exists ? '' : ' (not present: defaults)'}`,
   ];
-  if (ws.secrets.exists) lines.push(`${out.c.green('ok')}  ${ws.secrets.file}`);
+  if (ws.secrets.exists) lines.push(`${out.c.green('ok')}  ${termPath(ws.secrets.file)}`);
   for (const app of apps) {
+    const name = termText(app.name);
     if (app.ok)
-      lines.push(`${out.c.green('ok')}  ${app.name} (${app.settings.strategy.strategy})  ${app.file}`);
+      lines.push(`${out.c.green('ok')}  ${name} (${app.settings.strategy.strategy})  ${termPath(app.file)}`);
     else {
       const detail =
         app.error instanceof ConfigError
-          ? app.error.message.replace(/\n/g, '\n      ')
-          : `${app.file}: ${app.error.message}`;
-      lines.push(`${out.c.red('bad')} ${app.name}: ${detail}`);
-      if (app.error.hint) lines.push(`      hint: ${app.error.hint}`);
+          ? messageText(app.error, '      ')
+          : `${termPath(app.file)}: ${messageText(app.error, '      ')}`;
+      lines.push(`${out.c.red('bad')} ${name}: ${detail}`);
+      if (app.error.hint) lines.push(`      hint: ${termMessage(app.error.hint)}`);
     }
   }
-  if (apps.length === 0) lines.push(`no recipes in ${ws.paths.appsDir}`);
+  if (apps.length === 0) lines.push(`no recipes in ${termPath(ws.paths.appsDir)}`);
   lines.push(`${apps.length - failed.length} valid, ${failed.length} invalid`);
   return {
     exitCode: failed.length ? 1 : 0,
