@@ -72,6 +72,30 @@ const SUITES: Suite[] = [
     files: ['test/sim/faults.test.ts'],
   },
   {
+    kind: 'fault',
+    name: 'blockmap fallback',
+    covers: 'broken or lying blockmaps: fall back to a full download',
+    files: ['test/e2e-delta/blockmap-fallback.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'terminal text',
+    covers: 'control characters and huge strings from forges, scripts and files',
+    files: ['test/cli/terminal-text.test.ts', 'test/e2e-update/hostile-text.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'recipe regexes',
+    covers: 'catastrophic and unsupported patterns',
+    files: ['test/config/recipe-regex.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'proxies and replaced assets',
+    covers: 'proxy answers choosing URLs or digests, assets replaced under a tag',
+    files: ['test/e2e-update/proxy-trust.test.ts', 'test/e2e-update/replaced-asset.test.ts'],
+  },
+  {
     kind: 'hostile input',
     name: 'SquashFS images',
     covers: 'corrupt and hostile superblocks, tables, inodes, directories',
