@@ -27,9 +27,11 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
 
   program
     .command('remove')
-    .description('undo an install: file, desktop entry, icons, symlink and state')
+    .description(
+      'undo an install: file, desktop entry, icons, symlink; update skips the app until `update APP`',
+    )
     .argument('[apps...]', 'apps to remove')
-    .option('--purge', 'also delete the recipe')
+    .option('--purge', 'also delete the recipe and forget the app')
     .option('--orphans', 'remove installed apps whose recipe is gone, and leftover temp files')
     .action(async (apps: string[], flags: RemoveFlags) =>
       inv.setResult('remove', await removeCommand(ctx(), inv.output(), apps, flags)),

@@ -8,6 +8,32 @@ function retryText(iso: string): string {
   return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
 
+/**
+ * Where the desktop entry went: always when none was installed or our own id replaced the upstream
+ * one (both are worth knowing), with --verbose also when the upstream id was used.
+ */
+function desktopLines(o: AppOutcome, out: Output): string[] {
+  const d = o.desktop;
+  if (!d) return [];
+  const { c } = out;
+  if (d.skipped) {
+    // A reason that is already a warning is not repeated.
+    return o.warnings.some((w) => w.includes(d.skipped ?? ''))
+      ? []
+      : [c.dim(`             no desktop entry: ${termMessage(d.skipped)}`)];
+  }
+  if (d.fallback_reason) {
+    return [
+      c.dim(
+        `             desktop entry ${termText(d.id ?? '?')}.desktop (not ${termText(d.upstream_id ?? 'the upstream id')}: ${termMessage(d.fallback_reason)})`,
+      ),
+    ];
+  }
+  return out.verbose
+    ? [c.dim(`             desktop entry ${termText(d.id ?? '?')}.desktop (the AppImage's own id)`)]
+    : [];
+}
+
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
   const { c } = out;
@@ -29,6 +55,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         `${c.green('updated')}      ${name} ${from ?? '(new)'} -> ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
       if (o.path) lines.push(c.dim(`             ${termPath(o.path)}`));
+      lines.push(...desktopLines(o, out));
       break;
     }
     case 'up_to_date':

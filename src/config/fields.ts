@@ -110,6 +110,15 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
   },
   {
+    key: 'delta',
+    type: 'string',
+    default: 'auto',
+    description: 'Delta updates: auto (a .zsync file, else block maps), zsync, blockmap or off.',
+    aliases: [],
+    schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
+    extension: true,
+  },
+  {
     key: 'show_all',
     type: 'boolean',
     default: false,
@@ -229,6 +238,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       .int()
       .positive()
       .max(2 ** 50),
+    extension: true,
+  },
+  {
+    key: 'signature',
+    type: '"off", "tofu" or "require"',
+    default: 'tofu',
+    description:
+      'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
+    aliases: [],
+    schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
     extension: true,
   },
   {

@@ -5,6 +5,9 @@
 
 export type CheckMethod = 'etag' | 'last-modified';
 
+/** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */
+export type DeltaMethod = 'auto' | 'zsync' | 'blockmap' | 'off';
+
 export interface ForgeStrategy {
   strategy: 'forge';
   /** https://<host>/<owner>/<repo> (lab: nested groups allowed). */
@@ -46,6 +49,7 @@ export interface GlobalSettings {
   manage_desktop_files: boolean;
   create_symlinks: boolean;
   segmented_downloads: boolean;
+  delta: DeltaMethod;
   show_all: boolean;
   respect_rate_limits: boolean;
   hub_proxy: boolean;
@@ -64,6 +68,8 @@ export interface GlobalSettings {
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
   max_asset_size: number;
+  /** Embedded-signature policy (default tofu). */
+  signature: 'off' | 'tofu' | 'require';
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
   launch_fixes: boolean;
   /** `update` also runs `self-update` after the apps (default false). */
@@ -86,6 +92,8 @@ export interface AppSettings extends GlobalSettings {
   desktop_exec_args: string[];
   /** Environment variables set for the launcher. */
   desktop_env: Record<string, string>;
+  /** The OpenPGP key fingerprint (40 upper-case hex) updates must be signed with. */
+  signing_key?: string | undefined;
   recipeFile: string;
   recipeDir: string;
   token?: { value: string; source: TokenSource } | undefined;

@@ -1,6 +1,6 @@
 import type { AppSettings } from '../config/types.js';
 import type { Context } from '../core/context.js';
-import { download, type DownloadResult } from '../net/download/index.js';
+import { download, type ByteTap, type DownloadResult } from '../net/download/index.js';
 import type { Resolution } from '../strategy/types.js';
 
 /**
@@ -12,7 +12,7 @@ export async function downloadResolution(
   settings: AppSettings,
   resolution: Resolution,
   ctx: Context,
-  target: { destDir: string; tempPrefix: string; signal: AbortSignal },
+  target: { destDir: string; tempPrefix: string; signal: AbortSignal; tap?: ByteTap | undefined },
 ): Promise<DownloadResult> {
   ctx.emit({
     type: 'download:start',
@@ -27,6 +27,7 @@ export async function downloadResolution(
     tempPrefix: target.tempPrefix,
     expectedSize: resolution.size,
     validator: resolution.validator,
+    tap: target.tap,
     segmented: settings.segmented_downloads,
     connections: settings.download_connections,
     stallTimeoutMs: settings.stall_timeout * 1000,

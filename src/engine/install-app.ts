@@ -2,6 +2,7 @@ import { access, constants, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hostArch } from '../appimage/elf.js';
 import { sha256File, verifyAppImage, verifySizeAndDigest } from '../appimage/verify.js';
+import { ZeroedDigestTap } from '../appimage/zeroed-digest.js';
 import { extractAppImageFromZip, isZip } from '../appimage/zip.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
@@ -11,6 +12,7 @@ import { legacyTempPattern, renderFileName, tempPrefix } from '../install/naming
 import { placeAppImage, PREVIOUS_DIR } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import { writeIntent } from '../state/intent.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
 import { expectedChecksum } from './checksum.js';
@@ -18,6 +20,7 @@ import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import type { Run } from './run.js';
+import { signatureStep } from './signature-step.js';
 
 /** What an install produced, for the outcome and for state. */
 export interface InstallResult {
@@ -25,6 +28,10 @@ export interface InstallResult {
   previous: InstalledRecord | undefined;
   symlink: string | undefined;
   integration: AppState['integration'];
+  /** The app's signature pin after this install. */
+  signature: AppState['signature'];
+  /** Where the desktop entry went (undefined when integration is off or failed). */
+  desktop: DesktopPlacement | undefined;
   warnings: string[];
   method: string;
   bytesDownloaded: number;
@@ -77,13 +84,17 @@ export async function installApp(
   await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name));
   await checkAssetSize(settings, resolution.size);
   const oldFile = current?.installed?.file;
-  const fetched = await fetchAsset(settings, resolution, oldFile, run);
+  // The signed digest of an AppImage is computed in the same pass as its SHA-256.
+  const newTap = (): ZeroedDigestTap | undefined =>
+    settings.signature === 'off' ? undefined : new ZeroedDigestTap(resolution.size);
+  let tap = newTap();
+  const fetched = await fetchAsset(settings, resolution, oldFile, run, tap);
   let appImagePath = fetched.path;
   const warnings = [...fetched.warnings];
   try {
     const sha256 = await expectedChecksum(resolution, run.signal);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
-    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path));
+    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path, tap));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));
     let fileSha = assetSha;
     if (zipped) {
@@ -101,7 +112,8 @@ export async function installApp(
       await rm(fetched.path, { force: true });
       appImagePath = inner.path;
       await verifyAppImage(appImagePath, { hostArch: hostArch(run.ctx.arch) });
-      fileSha = await sha256File(appImagePath);
+      tap = newTap();
+      fileSha = await sha256File(appImagePath, tap);
     } else {
       await verifyAppImage(
         appImagePath,
@@ -117,6 +129,9 @@ export async function installApp(
       settings.strategy.strategy === 'direct'
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
+    const signedDigest = tap?.result();
+    const signature = await signatureStep(settings, appImagePath, version, current, run.ctx, signedDigest);
+    warnings.push(...signature.warnings);
     const fileName = renderFileName(settings.naming_format, settings.name, version);
     const now = run.ctx.now().toISOString();
     const record = (file: string): InstalledRecord => ({
@@ -168,6 +183,8 @@ export async function installApp(
       previous,
       symlink: linked.symlink,
       integration: linked.integration,
+      signature: signature.state,
+      desktop: linked.placement,
       warnings,
       method: fetched.method,
       bytesDownloaded: fetched.bytesDownloaded,
@@ -188,7 +205,12 @@ export async function linkAndIntegrate(
   file: string,
   current: AppState | undefined,
   run: Run,
-): Promise<{ symlink: string | undefined; integration: AppState['integration']; warnings: string[] }> {
+): Promise<{
+  symlink: string | undefined;
+  integration: AppState['integration'];
+  placement: DesktopPlacement | undefined;
+  warnings: string[];
+}> {
   const warnings: string[] = [];
   let symlink = current?.symlink;
   if (settings.create_symlinks) {
@@ -209,8 +231,10 @@ export async function linkAndIntegrate(
     symlink,
     previous: current?.integration,
     dataHome: run.ctx.paths.dataHome,
+    dataDirs: run.ctx.paths.dataDirs,
+    claims: run.desktopClaims,
     env: run.ctx.env,
   });
   warnings.push(...integ.warnings);
-  return { symlink, integration: integ.record, warnings };
+  return { symlink, integration: integ.record, placement: integ.placement, warnings };
 }

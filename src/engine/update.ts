@@ -2,9 +2,10 @@ import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
 import { errorInfo } from './error-info.js';
 import { installApp, linkAndIntegrate } from './install-app.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
 import { refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
-import { outcomeFor, type AppOutcome } from './outcome.js';
+import { outcomeFor, removedReason, type AppOutcome, type DesktopOutcome } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { recoverInstall } from './recover-install.js';
@@ -13,10 +14,23 @@ import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 
+/** The outcome's view of where the desktop entry went. */
+function desktopOutcome(p: DesktopPlacement): DesktopOutcome {
+  return {
+    id: p.id,
+    file: p.file,
+    upstream_id: p.upstreamId,
+    ...(p.fallbackReason ? { fallback_reason: p.fallbackReason } : {}),
+    ...(p.skipped ? { skipped: p.skipped } : {}),
+  };
+}
+
 /** Flags of `update`. */
 export interface UpdateOptions {
   force: boolean;
   dryRun: boolean;
+  /** Apps named on the command line: a removed app is installed again only when named. */
+  named?: readonly string[] | undefined;
 }
 
 /**
@@ -47,6 +61,12 @@ export async function updateApps(
         ...outcomeFor(entry.name, 'skipped', fromVersion),
         path: state.installed?.file ?? null,
         reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
+      };
+    }
+    if (state?.removedAt && !opts.named?.includes(entry.name)) {
+      return {
+        ...outcomeFor(entry.name, 'skipped', fromVersion),
+        reason: removedReason(entry.name),
       };
     }
     const strategy = settings.strategy.strategy;
@@ -81,6 +101,8 @@ export async function updateApps(
             symlink: state.symlink,
             previous: state.integration,
             dataHome: run.ctx.paths.dataHome,
+            dataDirs: run.ctx.paths.dataDirs,
+            claims: run.desktopClaims,
             env: run.ctx.env,
           })
         : undefined;
@@ -108,7 +130,9 @@ export async function updateApps(
         previous: result.previous ? { ...result.previous, integration: s.integration } : s.previous,
         integration: result.integration,
         symlink: result.symlink,
+        signature: result.signature,
         hold: false,
+        removedAt: undefined,
         lastCheck: done,
         lastUpdate: done,
         lastError: undefined,
@@ -134,6 +158,7 @@ export async function updateApps(
         method: result.method,
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,
+        ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
       };
     } catch (err) {
       const e = toKeeperError(err);

@@ -21,6 +21,7 @@ const SAMPLES: Record<string, Sample> = {
   manage_desktop_files: { config: false, recipe: true },
   create_symlinks: { config: true, recipe: false },
   segmented_downloads: { config: false, recipe: true },
+  delta: { config: 'off', recipe: 'blockmap' },
   show_all: { config: true, recipe: false },
   respect_rate_limits: { config: false, recipe: true },
   hub_proxy: { config: false, recipe: true },
@@ -39,6 +40,7 @@ const SAMPLES: Record<string, Sample> = {
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
   max_asset_size: { config: 1073741824, recipe: 8589934592 },
+  signature: { config: 'off', recipe: 'require' },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },
 };

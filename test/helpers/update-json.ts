@@ -12,6 +12,13 @@ export interface UpdateAppJson {
   method?: string;
   bytes_downloaded?: number;
   bytes_reused?: number;
+  desktop?: {
+    id: string | null;
+    file: string | null;
+    upstream_id: string | null;
+    fallback_reason?: string;
+    skipped?: string;
+  };
   via_proxy?: string;
   warnings: string[];
 }

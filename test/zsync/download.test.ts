@@ -3,9 +3,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startSim, type Sim } from '../../sim/index.js';
-import { KeeperError } from '../../src/core/errors.js';
+import type { KeeperError } from '../../src/core/errors.js';
 import { zsyncDownload, type ZsyncRequest, type ZsyncResult } from '../../src/net/zsync/index.js';
-import { leftovers, pseudoRandom, scatterChanges, sha1, tempDir, writeFiles, zsyncmake } from './helpers.js';
+import {
+  expectCleanFailure,
+  leftovers,
+  pseudoRandom,
+  scatterChanges,
+  sha1,
+  tempDir,
+  writeFiles,
+  zsyncmake,
+} from './helpers.js';
 
 const PREFIX = '.appimage-keeper-test-';
 const SIZE = 1_000_000 + 123; // 489 blocks of 2048, the last one short
@@ -59,16 +68,8 @@ void describe('zsyncDownload against the sim', () => {
     });
   }
 
-  async function expectCode(p: Promise<unknown>, code: string): Promise<KeeperError> {
-    try {
-      await p;
-    } catch (err) {
-      assert.ok(err instanceof KeeperError, String(err));
-      assert.equal(err.code, code, err.message);
-      assert.deepEqual(await leftovers(dir, PREFIX), [], 'temp file removed');
-      return err;
-    }
-    assert.fail(`expected ${code}`);
+  function expectCode(p: Promise<unknown>, code: string): Promise<KeeperError> {
+    return expectCleanFailure(p, code, dir, PREFIX);
   }
 
   async function checkResult(r: ZsyncResult): Promise<void> {

@@ -10,7 +10,7 @@ import { runLocked } from './engine-run.js';
 export async function checkCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
   const started = Date.now();
   const outcomes = await runLocked(ctx, out, 'check', names, async (run, entries) => {
-    const result = await checkApps(run, entries);
+    const result = await checkApps(run, entries, names);
     await run.store.save();
     return result;
   });
@@ -30,6 +30,7 @@ export async function checkCommand(ctx: Context, out: Output, names: string[]): 
         url: o.url ?? null,
         error: o.error,
         retry_at: o.retry_at,
+        ...(o.status === 'skipped' && o.reason ? { reason: o.reason } : {}),
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
       })),
       summary,

@@ -3,7 +3,13 @@ import { UsageError } from '../../core/errors.js';
 import { assertKnownApps } from './known-apps.js';
 import { managedStorageDirs } from '../../engine/managed-dirs.js';
 import { recoverInstall } from '../../engine/recover-install.js';
-import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
+import {
+  forgetRecipelessRemoved,
+  orphanNames,
+  removeApp,
+  removeStrayTemps,
+  type RemoveOutcome,
+} from '../../engine/remove.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { termMessage, termPath, termText } from '../terminal-text.js';
@@ -43,9 +49,10 @@ export async function removeCommand(
           run.store.app(name)?.strategy ?? (recipe?.ok ? recipe.settings.strategy.strategy : 'unknown');
         await recoverInstall(run.store, ctx.paths.stateDir, name, strategy, managedStorageDirs(ws));
       }
-      for (const name of targets) {
-        results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true }));
-      }
+      const now = run.ctx.now().toISOString();
+      for (const name of targets)
+        results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true, now }));
+      if (flags.orphans) forgetRecipelessRemoved(ws, run.store);
       const strays = flags.orphans ? await removeStrayTemps(ws) : [];
       await run.store.save();
       return { outcomes: results, temps: strays };
@@ -55,7 +62,15 @@ export async function removeCommand(
   const { c } = out;
   const lines: string[] = [];
   for (const o of outcomes) {
-    lines.push(`${o.errors.length ? c.red('incomplete') : c.green('removed')} ${c.bold(termText(o.name))}`);
+    const head =
+      o.status === 'incomplete'
+        ? c.red('incomplete')
+        : o.status === 'removed'
+          ? c.green('removed')
+          : c.dim('not installed');
+    lines.push(
+      `${head} ${c.bold(termText(o.name))}${o.status === 'not_installed' ? c.dim('  (nothing to remove)') : ''}`,
+    );
     for (const p of o.removed) lines.push(c.dim(`  removed ${termPath(p)}`));
     for (const p of o.missing) lines.push(c.dim(`  already gone: ${termPath(p)}`));
     for (const p of o.skipped) lines.push(c.yellow(`  left alone (not ours): ${termPath(p)}`));
@@ -64,7 +79,7 @@ export async function removeCommand(
   }
   for (const t of temps) lines.push(c.dim(`removed leftover ${termPath(t)}`));
   if (flags.orphans && outcomes.length === 0 && temps.length === 0) lines.push('no orphans found');
-  const failed = outcomes.filter((o) => o.errors.length > 0).length;
+  const failed = outcomes.filter((o) => o.status === 'incomplete').length;
   return {
     exitCode: failed ? 1 : 0,
     json: { command: 'remove', apps: outcomes, temp_files_removed: temps },

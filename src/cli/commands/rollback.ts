@@ -22,7 +22,13 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
       entry.settings.strategy.strategy,
       managedStorageDirs(run.ws),
     );
-    const r = await rollbackApp(entry.settings, run.store, ctx.paths.dataHome, ctx.now(), ctx.env);
+    const r = await rollbackApp(
+      entry.settings,
+      run.store,
+      { dataHome: ctx.paths.dataHome, dataDirs: ctx.paths.dataDirs, claims: run.desktopClaims },
+      ctx.now(),
+      ctx.env,
+    );
     await run.store.save();
     return r;
   });

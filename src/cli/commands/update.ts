@@ -52,6 +52,7 @@ export async function updateCommand(
       const result = await updateApps(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
+        named: names,
       });
       if (!flags.dryRun) {
         const summary = summarize(result);
@@ -106,6 +107,7 @@ export async function updateCommand(
         ...(o.method ? { method: o.method } : {}),
         ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
         ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        ...(o.desktop ? { desktop: o.desktop } : {}),
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
         warnings: o.warnings,
       })),

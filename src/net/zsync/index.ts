@@ -9,6 +9,7 @@ import { zsyncError } from './errors.js';
 import { fileSha1 } from './file-sha1.js';
 import type { HttpSession } from './http.js';
 import { fetchMissingBlocks } from './range-fetch.js';
+import { newSession, withTransferCounts } from '../ranges/session.js';
 import { scanSeed } from './seed-scan.js';
 
 export { parseControlFile, type ZsyncControl } from './control-file.js';
@@ -77,31 +78,12 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
  * `details.bytesFetched` and `details.requests` count what the failed attempt transferred.
  */
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
-  const session: HttpSession = {
-    stallTimeoutMs: req.stallTimeoutMs,
-    signal: req.signal,
-    requests: 0,
-    bytesFetched: 0,
-  };
+  const session = newSession(req.stallTimeoutMs, req.signal);
   try {
     return await rebuild(req, session);
   } catch (err) {
     throw withTransferCounts(err, session);
   }
-}
-
-/**
- * A failed delta update still cost bandwidth; the caller falls back to a full download and must
- * be able to report both, so the counters travel in the error's details.
- */
-function withTransferCounts(err: unknown, session: HttpSession): unknown {
-  if (!(err instanceof KeeperError)) return err;
-  return new KeeperError(err.code, err.message, {
-    hint: err.hint,
-    cause: err.cause,
-    exitCode: err.exitCode,
-    details: { ...err.details, bytesFetched: session.bytesFetched, requests: session.requests },
-  });
 }
 
 async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncResult> {
