@@ -8,6 +8,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sim } from '../../sim/index.js';
+import { TEMP_PREFIX } from '../../src/core/file-names.js';
 import { fixtureAppImage } from './fixture-appimages.js';
 import { publishHubRelease } from './hub-release.js';
 import { startCli } from './run-cli.js';
@@ -196,18 +197,10 @@ async function killedRun(world: SimWorld, phase: SoakPhase, random: () => number
   const applications = join(world.home.dataHome, 'applications');
   switch (phase) {
     case 'download':
-      on(
-        storageDir,
-        (n) => n.endsWith('.part'),
-        () => 50 + Math.floor(random() * 1500),
-      );
+      on(storageDir, isFetchTemp, () => 50 + Math.floor(random() * 1500));
       break;
     case 'verify':
-      on(
-        storageDir,
-        (n) => n.endsWith('.part'),
-        () => Math.floor(random() * 25),
-      );
+      on(storageDir, isFetchTemp, () => Math.floor(random() * 25));
       break;
     case 'rename':
       on(
@@ -239,6 +232,11 @@ async function killedRun(world: SimWorld, phase: SoakPhase, random: () => number
   const done = await bg.done;
   for (const w of watchers) w.close();
   return done.signal === 'SIGKILL';
+}
+
+/** A temp file a download, zsync or blockmap transfer writes (not a staged kept version). */
+function isFetchTemp(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) && !name.endsWith('.previous');
 }
 
 /**
