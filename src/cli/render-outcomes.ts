@@ -76,6 +76,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         lines.push(c.dim(`             ${from ?? '(new)'} -> ${to ?? '?'}  ${termPath(o.url)}`));
       }
       break;
+    case 'interrupted':
+      lines.push(`${c.yellow('interrupted')}  ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
+      break;
     case 'failed':
       lines.push(`${c.red('failed')}       ${name}: ${termMessage(o.error?.message ?? 'unknown error')}`);
       if (o.error?.hint) lines.push(c.dim(`             hint: ${termMessage(o.error.hint)}`));
@@ -100,5 +103,6 @@ export function summaryLine(summary: Summary, command: 'check' | 'update', extra
     `${summary.failed} failed`,
     `${summary.skipped} skipped`,
   );
+  if (summary.interrupted > 0) parts.push(`${summary.interrupted} interrupted`);
   return [parts.join(', '), ...extra].join(' · ');
 }

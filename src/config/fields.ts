@@ -60,6 +60,14 @@ const proxyPrefix = z.union(
   { error: 'must be "all", an http(s) URL, or a list of http(s) URLs' },
 );
 
+// A workflow file of a repository, as certificates name it after the host: owner/repo/.github/workflows/x.yml.
+const provenanceSigner = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.\-/]+\.ya?ml$/, {
+    message: 'must look like owner/repo/.github/workflows/file.yml',
+  });
+
 export const GLOBAL_FIELDS: FieldSpec[] = [
   {
     key: 'storage_dir',
@@ -203,9 +211,30 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     key: 'stall_timeout',
     type: 'number (seconds)',
     default: 30,
-    description: 'Abort a connection that delivers no bytes for this long (then retry).',
+    description:
+      'Abort a connection that delivers no bytes, or less than `min_rate` per second, for this long (then retry).',
     aliases: [],
     schema: z.number().positive().max(3600),
+    extension: true,
+  },
+  {
+    key: 'min_rate',
+    type: 'integer (bytes/s)',
+    default: 10240,
+    description:
+      'Minimum download rate: less than this many bytes per second over `stall_timeout` seconds is a stall (`DOWNLOAD_TOO_SLOW`); 0 turns the rule off.',
+    aliases: [],
+    schema: z.number().int('must be a whole number').min(0),
+    extension: true,
+  },
+  {
+    key: 'app_timeout',
+    type: 'number (seconds)',
+    default: 1800,
+    description:
+      'Ceiling on the whole update of one app (resolve, download, verify, install; `APP_TIMEOUT`). Time queued behind other apps for one of the run’s download slots does not count.',
+    aliases: [],
+    schema: z.number().positive().max(86400),
     extension: true,
   },
   {
@@ -238,6 +267,33 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       .int()
       .positive()
       .max(2 ** 50),
+    extension: true,
+  },
+  {
+    key: 'provenance',
+    type: 'off, warn, require',
+    default: 'off',
+    description: 'Verify the asset’s build-provenance attestation before downloading (docs/trust.md).',
+    aliases: [],
+    schema: z.enum(['off', 'warn', 'require'], { message: 'must be "off", "warn" or "require"' }),
+    extension: true,
+  },
+  {
+    key: 'provenance_signer',
+    type: 'string',
+    default: undefined,
+    description: 'owner/repo/.github/workflows/file.yml that must sign; default: the repo’s own.',
+    aliases: [],
+    schema: provenanceSigner,
+    extension: true,
+  },
+  {
+    key: 'release_attestation',
+    type: 'auto, require, off',
+    default: 'auto',
+    description: 'Verify the release attestation: auto = when the release is immutable.',
+    aliases: [],
+    schema: z.enum(['auto', 'require', 'off'], { message: 'must be "auto", "require" or "off"' }),
     extension: true,
   },
   {

@@ -63,11 +63,21 @@ export interface GlobalSettings {
   download_connections: number;
   /** Seconds without a byte before a connection is considered stalled (default 30). */
   stall_timeout: number;
+  /** Bytes per second a download must average over each stall_timeout window (default 10 KiB/s; 0 = off). */
+  min_rate: number;
+  /** Seconds one app's whole update may take (default 1800). */
+  app_timeout: number;
   /** Send a desktop notification after unattended runs that changed something (default false). */
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
   max_asset_size: number;
+  /** Build-provenance attestation check before downloading (default off). */
+  provenance: 'off' | 'warn' | 'require';
+  /** `owner/repo/.github/workflows/file.yml` that must have signed; default any workflow of the repository. */
+  provenance_signer?: string | undefined;
+  /** Release attestation check: when the release is immutable (auto), always, or never. */
+  release_attestation: 'auto' | 'require' | 'off';
   /** Embedded-signature policy (default tofu). */
   signature: 'off' | 'tofu' | 'require';
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
@@ -97,4 +107,9 @@ export interface AppSettings extends GlobalSettings {
   recipeFile: string;
   recipeDir: string;
   token?: { value: string; source: TokenSource } | undefined;
+  /**
+   * Set when a shared token (environment, secrets.yml, config.yml) exists but is not sent because
+   * this recipe points the hub API away from the base config.yml names.
+   */
+  tokenWithheld?: TokenSource | undefined;
 }

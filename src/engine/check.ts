@@ -1,7 +1,8 @@
 import type { AppEntry } from '../config/workspace.js';
 import { LIMITS, type Run } from './run.js';
 import { mapPool } from './pool.js';
-import { outcomeFor, removedReason, type AppOutcome } from './outcome.js';
+import { interruptedOutcome, outcomeFor, removedReason, type AppOutcome } from './outcome.js';
+import { AppClock } from './app-clock.js';
 import { resolveStep } from './resolve-step.js';
 import { errorInfo } from './error-info.js';
 import { recordFailure, recordSeen } from './record.js';
@@ -14,6 +15,7 @@ export async function checkApps(
   run: Run,
   entries: readonly AppEntry[],
   named: readonly string[] = [],
+  opts: { force?: boolean } = {},
 ): Promise<AppOutcome[]> {
   const now = run.ctx.now().toISOString();
   const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
@@ -29,7 +31,13 @@ export async function checkApps(
         reason: removedReason(entry.name),
       };
     }
-    const step = await resolveStep(settings, run);
+    if (run.signal.aborted) return interruptedOutcome(entry.name, installedVersion, undefined);
+    const clock = new AppClock(run, settings);
+    const step = await clock.phase((r) => resolveStep(settings, r, { ignoreWindows: opts.force }));
+    if (step.kind === 'failed' && run.signal.aborted) {
+      return interruptedOutcome(entry.name, installedVersion, undefined);
+    }
+    if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     const strategy = settings.strategy.strategy;
     if (step.kind === 'rate_limited') {
       return {

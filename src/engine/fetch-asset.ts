@@ -51,6 +51,7 @@ export async function fetchAsset(
   tap?: ByteTap,
 ): Promise<FetchedAsset> {
   const warnings: string[] = [];
+  const count = byteTally(run, settings.name);
   const warn = (code: string, message: string): void => {
     warnings.push(message);
     run.ctx.emit({ type: 'warning', app: settings.name, code, message });
@@ -64,8 +65,8 @@ export async function fetchAsset(
     const seedMap =
       control || archive || settings.delta === 'zsync' ? undefined : await readLocalBlockMap(seedFile);
     let attempt: DeltaAttempt | undefined;
-    if (control) attempt = await tryZsync(settings, resolution, control, seedFile, run, warn);
-    else if (seedMap) attempt = await tryBlockmap(settings, resolution, seedFile, seedMap, run, warn);
+    if (control) attempt = await tryZsync(settings, resolution, control, seedFile, run, warn, count);
+    else if (seedMap) attempt = await tryBlockmap(settings, resolution, seedFile, seedMap, run, warn, count);
     else if (settings.delta === 'blockmap')
       warn(
         'BLOCKMAP_NONE_LOCAL',
@@ -79,7 +80,8 @@ export async function fetchAsset(
     if (attempt && 'asset' in attempt) return { ...attempt.asset, warnings };
     spent = attempt?.spent ?? 0;
   }
-  return fullDownload(settings, resolution, run, spent, warnings, tap);
+  count.restart();
+  return fullDownload(settings, resolution, run, spent, warnings, tap, count);
 }
 
 async function fullDownload(
@@ -89,6 +91,7 @@ async function fullDownload(
   spent: number,
   warnings: string[],
   tap: ByteTap | undefined,
+  count: ByteTally,
 ): Promise<FetchedAsset> {
   const result: DownloadResult = await run.downloadLimiter(resolution.url, () =>
     downloadResolution(settings, resolution, run.ctx, {
@@ -96,6 +99,7 @@ async function fullDownload(
       tempPrefix: tempPrefix(settings.name),
       tap,
       signal: run.signal,
+      onReceived: count,
     }),
   );
   return {
@@ -117,14 +121,16 @@ async function deltaAttempt(
   label: string,
   run: Run,
   warn: (code: string, message: string) => void,
+  count: ByteTally,
   work: (onProgress: (fetched: number, total: number) => void) => Promise<FetchedAsset>,
 ): Promise<DeltaAttempt> {
   const { ctx } = run;
   ctx.emit({ type: 'download:start', app: settings.name, url, total: resolution.size, segmented: false });
   try {
-    const asset = await work((fetched, total) =>
-      ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total }),
-    );
+    const asset = await work((fetched, total) => {
+      count(fetched);
+      ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total });
+    });
     ctx.emit({ type: 'download:end', app: settings.name, bytes: asset.bytesDownloaded });
     return { asset };
   } catch (err) {
@@ -145,27 +151,21 @@ function tryZsync(
   seedFile: string,
   run: Run,
   warn: (code: string, message: string) => void,
+  count: ByteTally,
 ): Promise<DeltaAttempt> {
-  return deltaAttempt(settings, resolution, control, 'zsync', run, warn, async (onProgress) => {
+  return deltaAttempt(settings, resolution, control, 'zsync', run, warn, count, async (onProgress) => {
     const z = await zsyncDownload({
       controlUrl: control,
       seedPath: seedFile,
       destDir: settings.storage_dir,
       tempPrefix: tempPrefix(settings.name),
       stallTimeoutMs: settings.stall_timeout * 1000,
+      minBytesPerSec: settings.min_rate,
+      // A stale or hostile control file is refused before anything is written.
+      expectedSize: resolution.size,
       signal: run.signal,
       onProgress,
     });
-    if (resolution.size !== undefined && z.size !== resolution.size) {
-      // A stale control file rebuilds an old file that its own SHA-1 happily confirms; the
-      // release's size is the one independent check when the forge gives no digest.
-      await rm(z.path, { force: true });
-      throw new KeeperError(
-        'ZSYNC_TARGET_CHANGED',
-        `the control file describes ${z.size} bytes but the release's asset has ${resolution.size} (stale control file?)`,
-        { details: { bytesFetched: z.bytesFetched } },
-      );
-    }
     return {
       path: z.path,
       size: z.size,
@@ -185,29 +185,40 @@ function tryBlockmap(
   seedMap: BlockMap,
   run: Run,
   warn: (code: string, message: string) => void,
+  count: ByteTally,
 ): Promise<DeltaAttempt> {
-  return deltaAttempt(settings, resolution, resolution.url, 'blockmap', run, warn, async (onProgress) => {
-    const b = await blockmapDownload({
-      url: resolution.url,
-      seedPath: seedFile,
-      seedMap,
-      expectedSize: resolution.size,
-      destDir: settings.storage_dir,
-      tempPrefix: tempPrefix(settings.name),
-      stallTimeoutMs: settings.stall_timeout * 1000,
-      signal: run.signal,
-      onProgress,
-    });
-    return {
-      path: b.path,
-      size: b.size,
-      sha256: undefined,
-      method: 'blockmap',
-      bytesDownloaded: b.bytesFetched,
-      bytesReused: b.bytesReused,
-      warnings: [],
-    };
-  });
+  return deltaAttempt(
+    settings,
+    resolution,
+    resolution.url,
+    'blockmap',
+    run,
+    warn,
+    count,
+    async (onProgress) => {
+      const b = await blockmapDownload({
+        url: resolution.url,
+        seedPath: seedFile,
+        seedMap,
+        expectedSize: resolution.size,
+        destDir: settings.storage_dir,
+        tempPrefix: tempPrefix(settings.name),
+        stallTimeoutMs: settings.stall_timeout * 1000,
+        minBytesPerSec: settings.min_rate,
+        signal: run.signal,
+        onProgress,
+      });
+      return {
+        path: b.path,
+        size: b.size,
+        sha256: undefined,
+        method: 'blockmap',
+        bytesDownloaded: b.bytesFetched,
+        bytesReused: b.bytesReused,
+        warnings: [],
+      };
+    },
+  );
 }
 
 function fetchedBeforeFailure(err: unknown): number {
@@ -218,4 +229,24 @@ function fetchedBeforeFailure(err: unknown): number {
 /** Deletes temp files, ignoring ones already gone. */
 export async function removeTemps(...paths: (string | undefined)[]): Promise<void> {
   await Promise.all(paths.filter((p): p is string => !!p).map((p) => rm(p, { force: true })));
+}
+
+/** Counts what each transfer of an app really received into `run.bytesByApp`. */
+type ByteTally = ((onDisk: number) => void) & { restart(): void };
+
+/** A progress counter that adds what each transfer really received to `run.bytesByApp`. */
+function byteTally(run: Run, app: string): ByteTally {
+  let last = 0;
+  const count = (onDisk: number): void => {
+    // A restart from byte 0 (a server that ignored a resume, or the next attempt) reports a
+    // smaller total: new bytes are counted from there.
+    if (onDisk < last) last = 0;
+    run.bytesByApp.set(app, (run.bytesByApp.get(app) ?? 0) + onDisk - last);
+    last = onDisk;
+  };
+  return Object.assign(count, {
+    restart: () => {
+      last = 0;
+    },
+  });
 }

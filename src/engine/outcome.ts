@@ -1,5 +1,9 @@
-/** Status of one app after a run (JSON spelling of DESIGN 3; `update_available` only from check). */
-export type AppStatus = 'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped';
+/**
+ * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
+ * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
+ */
+export type AppStatus =
+  'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
 
 /** Where an app's desktop entry went, or why there is none (JSON `desktop` of update). */
 export interface DesktopOutcome {
@@ -47,6 +51,7 @@ export interface Summary {
   rate_limited: number;
   failed: number;
   skipped: number;
+  interrupted: number;
 }
 
 /** Counts outcomes by status. */
@@ -58,6 +63,7 @@ export function summarize(outcomes: readonly AppOutcome[]): Summary {
     rate_limited: 0,
     failed: 0,
     skipped: 0,
+    interrupted: 0,
   };
   for (const o of outcomes) s[o.status]++;
   return s;
@@ -80,4 +86,17 @@ export function outcomeFor(name: string, status: AppStatus, fromVersion: string 
 /** Why a removed app is skipped until it is named (`update APP` installs it again). */
 export function removedReason(name: string): string {
   return `removed; run \`update ${name}\` to install it again`;
+}
+
+/** An app that Ctrl-C or SIGTERM stopped (or kept from starting); its installed file is untouched. */
+export function interruptedOutcome(
+  name: string,
+  fromVersion: string | null,
+  path: string | undefined,
+): AppOutcome {
+  return {
+    ...outcomeFor(name, 'interrupted', fromVersion),
+    path: path ?? null,
+    reason: 'interrupted; the installed version stays as it was',
+  };
 }

@@ -28,6 +28,8 @@ export interface Run {
   signal: AbortSignal;
   /** Desktop ids and icon names taken by the apps of this run (and recorded in state). */
   desktopClaims: DesktopClaims;
+  /** Body bytes each app's downloads received in this run, failed and interrupted attempts included. */
+  bytesByApp: Map<string, number>;
 }
 
 /** Creates the shared run state. */
@@ -41,5 +43,6 @@ export function createRun(ctx: Context, ws: Workspace, store: StateStore, signal
     downloadLimiter: createHostLimiter(LIMITS.downloadPerHost),
     signal,
     desktopClaims: DesktopClaims.fromState(store.snapshot().apps),
+    bytesByApp: new Map(),
   };
 }

@@ -1,11 +1,19 @@
 import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
+import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
+import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
 import { installApp, linkAndIntegrate } from './install-app.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
 import { refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
-import { outcomeFor, removedReason, type AppOutcome, type DesktopOutcome } from './outcome.js';
+import {
+  interruptedOutcome,
+  outcomeFor,
+  removedReason,
+  type AppOutcome,
+  type DesktopOutcome,
+} from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { recoverInstall } from './recover-install.js';
@@ -69,9 +77,17 @@ export async function updateApps(
         reason: removedReason(entry.name),
       };
     }
+    if (run.signal.aborted) return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
-    const step = await resolveStep(settings, run, { force: opts.force });
+    const clock = new AppClock(run, settings);
+    const step = await clock.phase((r) =>
+      resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }),
+    );
+    if (step.kind === 'failed' && run.signal.aborted) {
+      return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
+    }
+    if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     if (step.kind === 'rate_limited') {
       return {
         ...outcomeFor(entry.name, 'rate_limited', fromVersion),
@@ -121,7 +137,7 @@ export async function updateApps(
       return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
     }
     try {
-      const result = await downloads(() => installApp(settings, r, state, run));
+      const result = await downloads(() => clock.phase((timed) => installApp(settings, r, state, timed)));
       const done = run.ctx.now().toISOString();
       run.store.updateApp(entry.name, strategy, (s) => ({
         ...s,
@@ -161,6 +177,15 @@ export async function updateApps(
         ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
       };
     } catch (err) {
+      if (err instanceof ProvenanceRateLimited) {
+        return { ...base, status: 'rate_limited', retry_at: err.retryAt.toISOString(), reason: err.message };
+      }
+      // What the failed or interrupted transfer really cost is counted too.
+      const spent = run.bytesByApp.get(entry.name);
+      const bytes = spent ? { bytes_downloaded: spent } : {};
+      if (run.signal.aborted) {
+        return { ...interruptedOutcome(entry.name, fromVersion, state?.installed?.file), ...bytes };
+      }
       const e = toKeeperError(err);
       recordFailure(run.store, entry.name, strategy, now, e);
       return {
@@ -169,6 +194,7 @@ export async function updateApps(
         to_version: r.version,
         path: state?.installed?.file ?? null,
         error: errorInfo(e),
+        ...bytes,
       };
     }
   });

@@ -1,11 +1,13 @@
 /**
  * A small HTTP client for metadata requests (release APIs, HEAD checks, proxies): redirects are
- * followed by hand so credentials never leak to another origin, every request has a deadline,
+ * followed by hand so credentials never leave the scope they were given for, every request has a deadline,
  * and idempotent requests survive a dropped connection or a passing 5xx.
  */
 import { KeeperError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { discardBody, sendRequest, type TransportResponse } from './transport.js';
+import { parseBoundedJson } from './json-limits.js';
+import { isUnderBase } from './url-scope.js';
 
 /** Options for one metadata request. */
 export interface HttpRequestOptions {
@@ -22,6 +24,11 @@ export interface HttpRequestOptions {
   maxBodyBytes?: number;
   /** Read at most a few KiB and drop the rest (probes that only need headers). */
   discardBody?: boolean;
+  /**
+   * Base URL the credentials (Authorization, Cookie) belong to: after a redirect they are sent only
+   * while the URL stays under it (see isUnderBase). Default: the origin of the first URL.
+   */
+  credentialsUnder?: string;
 }
 
 /** A fully read response. */
@@ -34,7 +41,12 @@ export interface HttpResponse {
   /** Number of HTTP exchanges spent, retries and redirects included. */
   requests: number;
   text: string;
-  /** Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not. */
+  /** The body's bytes, for binary answers (`text` is their UTF-8 reading). */
+  body: Buffer;
+  /**
+   * Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not, and
+   * HTTP_JSON_TOO_DEEP / HTTP_JSON_TOO_LARGE (before parsing) for hostile shapes.
+   */
   json(): unknown;
 }
 
@@ -51,8 +63,8 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
   let method = (options.method ?? 'GET').toUpperCase();
   const maxRedirects = options.maxRedirects ?? 10;
   let headers = withDefaults(options.headers ?? {});
-  // Credentials belong to the origin they were given for; a redirect elsewhere loses them for good.
-  const credentialOrigin = new URL(url).origin;
+  // Credentials belong to the scope they were given for; a redirect out of it loses them for good.
+  const credentialScope = options.credentialsUnder ?? new URL(url).origin;
   let current = url;
   let requests = 0;
   for (let redirects = 0; ; redirects++) {
@@ -61,8 +73,8 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
     });
     const location = res.headers.location;
     if (!REDIRECT_STATUSES.has(res.statusCode) || !location || maxRedirects === 0) {
-      const text = await readBody(res, current, options, signal, timeoutMs);
-      return buildResponse(res.statusCode, res.headers, current, requests, text);
+      const body = await readBody(res, current, options, signal, timeoutMs);
+      return buildResponse(res.statusCode, res.headers, current, requests, body);
     }
     await discardBody(res.body, DISCARD_LIMIT);
     if (redirects >= maxRedirects) {
@@ -75,7 +87,7 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw new KeeperError('HTTP_BAD_REDIRECT', `${current} redirects to unsupported ${next.protocol} URL`);
     }
-    if (next.origin !== credentialOrigin) headers = withoutCredentials(headers);
+    if (!isUnderBase(next.toString(), credentialScope)) headers = withoutCredentials(headers);
     if (res.statusCode === 303 && method !== 'HEAD') method = 'GET';
     current = next.toString();
   }
@@ -121,10 +133,10 @@ async function readBody(
   options: HttpRequestOptions,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<string> {
+): Promise<Buffer> {
   if (options.discardBody) {
     await discardBody(res.body, DISCARD_LIMIT);
-    return '';
+    return Buffer.alloc(0);
   }
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const chunks: Buffer[] = [];
@@ -145,7 +157,7 @@ async function readBody(
       cause: err,
     });
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function buildResponse(
@@ -153,8 +165,9 @@ function buildResponse(
   raw: RawResponse['headers'],
   url: string,
   requests: number,
-  text: string,
+  body: Buffer,
 ): HttpResponse {
+  const text = body.toString('utf8');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
@@ -166,14 +179,9 @@ function buildResponse(
     url,
     requests,
     text,
+    body,
     json(): unknown {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new KeeperError('HTTP_BAD_JSON', `response from ${url} is not JSON (HTTP ${status})`, {
-          cause: err,
-        });
-      }
+      return parseBoundedJson(text, url, status);
     },
   };
 }

@@ -1,7 +1,7 @@
 /** One app of `update --json` (DESIGN 3 plus the documented extras). */
 export interface UpdateAppJson {
   name: string;
-  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
+  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
   from_version: string | null;
   to_version: string | null;
   path: string | null;
@@ -27,6 +27,14 @@ export interface UpdateAppJson {
 export interface UpdateJson {
   command: string;
   apps: UpdateAppJson[];
-  summary: { updated: number; up_to_date: number; rate_limited: number; failed: number; skipped: number };
+  summary: {
+    updated: number;
+    up_to_date: number;
+    rate_limited: number;
+    failed: number;
+    skipped: number;
+    /** Present when an app was interrupted. */
+    interrupted?: number;
+  };
   bytes_downloaded: number;
 }

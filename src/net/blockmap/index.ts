@@ -32,6 +32,8 @@ export interface BlockmapRequest {
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall-timeout window is a stall too (default 0: off). */
+  minBytesPerSec?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Ranges per multi-range request (default 32). */
   maxRangesPerRequest?: number;
@@ -65,7 +67,7 @@ const DEFAULT_MAX_RANGES = 32;
  * caller can fall back to a full download.
  */
 export async function blockmapDownload(req: BlockmapRequest): Promise<BlockmapResult> {
-  const session = newSession(req.stallTimeoutMs, req.signal);
+  const session = newSession(req.stallTimeoutMs, req.signal, req.minBytesPerSec);
   try {
     return await rebuild(req, session);
   } catch (err) {

@@ -2,8 +2,12 @@ import { KeeperError } from '../../core/errors.js';
 import type { HttpSession } from '../zsync/http.js';
 
 /** A fresh session (no requests, no bytes yet) for one delta update. */
-export function newSession(stallTimeoutMs: number, signal: AbortSignal | undefined): HttpSession {
-  return { stallTimeoutMs, signal, requests: 0, bytesFetched: 0 };
+export function newSession(
+  stallTimeoutMs: number,
+  signal: AbortSignal | undefined,
+  minBytesPerSec = 0,
+): HttpSession {
+  return { stallTimeoutMs, minBytesPerSec, signal, requests: 0, bytesFetched: 0 };
 }
 
 /**

@@ -24,6 +24,10 @@ export interface ZsyncRequest {
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall-timeout window is a stall (ZSYNC_TOO_SLOW; default 0: off). */
+  minBytesPerSec?: number | undefined;
+  /** Size of the release's asset when known: a control file describing another length is refused before anything is written. */
+  expectedSize?: number | undefined;
   signal?: AbortSignal;
   /** Ranges per multi-range request (default 32). */
   maxRangesPerRequest?: number;
@@ -78,7 +82,7 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
  * `details.bytesFetched` and `details.requests` count what the failed attempt transferred.
  */
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
-  const session = newSession(req.stallTimeoutMs, req.signal);
+  const session = newSession(req.stallTimeoutMs, req.signal, req.minBytesPerSec);
   try {
     return await rebuild(req, session);
   } catch (err) {
@@ -92,6 +96,14 @@ async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncRe
   if (expectedSha1 === undefined)
     throw zsyncError('CONTROL_INVALID', 'the control file has no SHA-1, so the result could not be verified');
   let targetUrl = resolveTargetUrl(control, req.controlUrl);
+  if (req.expectedSize !== undefined && control.length !== req.expectedSize) {
+    // A stale control file rebuilds an old file that its own SHA-1 happily confirms, and a
+    // hostile one claims any length; the release's size is the independent check.
+    throw zsyncError(
+      'TARGET_CHANGED',
+      `the control file describes ${control.length} bytes but the release's asset has ${req.expectedSize} (stale control file?)`,
+    );
+  }
 
   const path = await ownedTempPath(req.destDir, req.tempPrefix, 'zsync');
   let out: FileHandle | undefined;
