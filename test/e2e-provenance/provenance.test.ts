@@ -269,4 +269,3 @@ void describe('provenance: require', () => {
     assert.equal(state.apps.limited?.installed.version, '1.0.0');
   });
 });
-
