@@ -9,6 +9,8 @@ export const ExitCode = {
   appFailed: 1,
   usage: 2,
   locked: 3,
+  /** `check --exit-code`: an update is available for an app that is not held (as `git diff --exit-code`). */
+  updatesAvailable: 10,
   /** Ctrl-C (SIGINT) stopped the run: 128 + 2, as shells report it. */
   interrupted: 130,
   /** SIGTERM stopped the run: 128 + 15. */

@@ -30,6 +30,8 @@ export interface InstallResult {
   desktop: DesktopPlacement | undefined;
   warnings: string[];
   method: string;
+  /** Parallel connections of a full download. */
+  connections: number | undefined;
   bytesDownloaded: number;
   bytesReused: number;
 }
@@ -164,6 +166,7 @@ export async function installApp(
       desktop: integ.placement,
       warnings,
       method: fetched.method,
+      connections: fetched.connections,
       bytesDownloaded: fetched.bytesDownloaded,
       bytesReused: fetched.bytesReused,
     };
