@@ -3,7 +3,7 @@
  * printed messages and exit codes; everything below it throws or returns them.
  */
 
-/** Exit codes of the command contract (DESIGN 3). */
+/** Exit codes of the command contract (README "Exit code" table). */
 export const ExitCode = {
   ok: 0,
   appFailed: 1,

@@ -66,7 +66,9 @@ export async function listCommand(
         desktop_entry_present: await present(s?.integration?.desktopFile),
         desktop_entry_ours: await ownsDesktopFile(s?.integration?.desktopFile, app.name),
         symlink: s?.symlink ?? null,
-        symlink_present: await present(s?.symlink, false),
+        // As doctor: a link that leads nowhere is not a working symlink.
+        symlink_present: await present(s?.symlink),
+        symlink_dangling: (await present(s?.symlink, false)) && !(await present(s?.symlink)),
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
         signature: signatureJson(s?.signature),
@@ -111,7 +113,7 @@ export async function listCommand(
         : a.integration
           ? '-'
           : 'off',
-      a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
+      a.symlink ? (a.symlink_present ? 'yes' : c.red(a.symlink_dangling ? 'dangling' : 'missing')) : '-',
       status,
       a.path === null ? '-' : termPath(a.path),
     ]);
