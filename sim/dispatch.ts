@@ -6,6 +6,7 @@ import type { StoredAsset } from './body-source.js';
 import type { FaultTable } from './faults.js';
 import { giteaResponse, type GiteaConfig } from './gitea-api.js';
 import { hubResponse, type HubConfig } from './hub-api.js';
+import { rateLimitResponse } from './rate-limit-api.js';
 import { labResponse, type LabConfig } from './lab-api.js';
 import { PROXY_HOP_HEADER, proxyResponse, proxyTarget } from './proxy.js';
 import type { RateBudgets } from './rate-limit.js';
@@ -99,6 +100,7 @@ async function route(
     authorized: auth !== undefined,
   };
   return (
+    rateLimitResponse(api, state.budgets, state.hub.config.apiPrefix) ??
     (await hubResponse(api, state.hub.store, state.budgets, state.hub.config, state.sizeOf)) ??
     labResponse(api, state.lab.store, state.lab.config) ??
     (await giteaResponse(api, state.gitea.store, state.gitea.config, state.sizeOf)) ??
