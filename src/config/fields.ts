@@ -256,6 +256,20 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     extension: true,
   },
   {
+    key: 'max_asset_size',
+    type: 'number (bytes)',
+    default: 4 * 1024 ** 3,
+    description:
+      'Largest AppImage (or ZIP entry holding one) accepted; a bigger announced asset or extracted entry fails the app.',
+    aliases: [],
+    schema: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 50),
+    extension: true,
+  },
+  {
     key: 'provenance',
     type: 'off, warn, require',
     default: 'off',

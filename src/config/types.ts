@@ -71,6 +71,7 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  max_asset_size: number;
   /** Build-provenance attestation check before downloading (default off). */
   provenance: 'off' | 'warn' | 'require';
   /** `owner/repo/.github/workflows/file.yml` that must have signed; default any workflow of the repository. */

@@ -138,6 +138,15 @@ export interface StateData {
   forgeKinds: Record<string, 'gitea' | 'forgejo'>;
   rateLimits: Record<string, RateLimitWindow>;
   lastRun?: RunRecord | undefined;
+  /** App entries that failed validation on load, kept verbatim for the user and otherwise ignored. */
+  setAside?: Record<string, SetAsideEntry> | undefined;
+}
+
+/** An invalid app entry moved out of `apps`, with why. */
+export interface SetAsideEntry {
+  entry: unknown;
+  reason: string;
+  at: string;
 }
 
 /** A conditional-request cache entry for release metadata. */

@@ -41,6 +41,7 @@ const SAMPLES: Record<string, Sample> = {
   app_timeout: { config: 600, recipe: 90 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  max_asset_size: { config: 1073741824, recipe: 8589934592 },
   provenance: { config: 'require', recipe: 'warn' },
   provenance_signer: {
     config: 'org/app/.github/workflows/release.yml',

@@ -29,6 +29,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     app_timeout: 1800,
     notify: false,
     keep_previous: true,
+    max_asset_size: 4 * 1024 ** 3,
     provenance: 'off',
     release_attestation: 'auto',
     signature: 'tofu',

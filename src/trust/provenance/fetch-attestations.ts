@@ -57,6 +57,7 @@ export async function listAttestations(
           'x-github-api-version': '2022-11-28',
           ...hubAuthHeaders(url, settings),
         },
+        credentialsUnder: repo.apiBase,
         conditional: false,
         what: `attestations of sha256:${hex} in ${repo.owner}/${repo.repo}`,
       },
