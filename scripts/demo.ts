@@ -118,7 +118,8 @@ try {
   console.log('\n# the simulator now publishes hello v1.1.0');
   await run('what is new?', ['check']);
   await run('one app updated', ['update']);
-  await run('nothing to do: quiet for timers', ['update']);
+  await run('nothing to do: one summary line', ['update']);
+  await run('the same as the timer runs it: prints nothing', ['--quiet', 'update']);
   await run('what is installed', ['list']);
 
   console.log(`\n${bold('Where everything landed')}`);

@@ -7,6 +7,7 @@ import type { AttestationStore } from './attestations.js';
 import type { FaultTable } from './faults.js';
 import { giteaResponse, type GiteaConfig } from './gitea-api.js';
 import { hubResponse, type HubConfig } from './hub-api.js';
+import { rateLimitResponse } from './rate-limit-api.js';
 import { labResponse, type LabConfig } from './lab-api.js';
 import { PROXY_HOP_HEADER, proxyResponse, proxyTarget } from './proxy.js';
 import type { RateBudgets } from './rate-limit.js';
@@ -100,6 +101,7 @@ async function route(
     authorized: auth !== undefined,
   };
   return (
+    rateLimitResponse(api, state.budgets, state.hub.config.apiPrefix) ??
     (await hubResponse(
       api,
       state.hub.store,

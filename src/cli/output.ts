@@ -18,7 +18,7 @@ export interface Output extends OutputOptions {
   c: Colors;
   /** Colours for stderr text. */
   ce: Colors;
-  /** True when live progress may be drawn on stderr. */
+  /** True when live progress may be drawn on stderr (a TTY, colours allowed, not --json/--quiet). */
   live: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -41,7 +41,8 @@ export function createOutput(
   const colorAllowed = opts.color && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb';
   const c = createColors(colorAllowed && isTty(stdout));
   const ce = createColors(colorAllowed && isTty(stderr));
-  const live = isTty(stderr) && !opts.json && !opts.quiet && env.TERM !== 'dumb';
+  // NO_COLOR and --no-color ask for plain output: no bars either (cursor movement is not plain).
+  const live = isTty(stderr) && colorAllowed && !opts.json && !opts.quiet;
   return {
     ...opts,
     c,

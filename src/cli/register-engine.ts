@@ -12,7 +12,8 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .description('resolve the latest version of each app; download nothing')
     .argument('[apps...]', 'apps to check (default: all)')
     .option('--force', 'send requests even while a rate-limit window is open')
-    .action(async (apps: string[], flags: { force?: boolean }) =>
+    .option('--exit-code', 'exit 10 when an update is available for an app that is not held')
+    .action(async (apps: string[], flags: { force?: boolean; exitCode?: boolean }) =>
       inv.setResult('check', await checkCommand(ctx(), inv.output(), apps, flags)),
     );
 

@@ -34,6 +34,35 @@ function desktopLines(o: AppOutcome, out: Output): string[] {
     : [];
 }
 
+/**
+ * How the file came, in words: `full download`, `4 connections`, or `delta, 93% reused` (zsync and
+ * blockmap are both deltas; the share is of the new file's bytes that came from the old one).
+ */
+export function methodText(
+  o: Pick<AppOutcome, 'method' | 'connections' | 'bytes_downloaded' | 'bytes_reused'>,
+): string | undefined {
+  switch (o.method) {
+    case undefined:
+      return undefined;
+    case 'zsync':
+    case 'blockmap': {
+      const reused = o.bytes_reused ?? 0;
+      const total = reused + (o.bytes_downloaded ?? 0);
+      return total > 0 ? `delta, ${Math.floor((reused / total) * 100)}% reused` : 'delta';
+    }
+    case 'segmented':
+      return o.connections !== undefined && o.connections > 1
+        ? `${o.connections} connections`
+        : 'full download';
+    default:
+      return 'full download';
+  }
+}
+
+function heldText(o: AppOutcome, out: Output): string {
+  return o.held ? ` ${out.c.yellow('(held)')}` : '';
+}
+
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
   const { c } = out;
@@ -47,8 +76,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
     case 'updated': {
       const how = [
         o.bytes_downloaded !== undefined ? formatBytes(o.bytes_downloaded) : undefined,
-        o.method,
-        o.bytes_reused ? `${formatBytes(o.bytes_reused)} reused` : undefined,
+        methodText(o),
         o.via_proxy ? `via proxy ${termPath(o.via_proxy)}` : undefined,
       ].filter(Boolean);
       lines.push(
@@ -59,11 +87,11 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     }
     case 'up_to_date':
-      lines.push(`${c.dim('up to date')}   ${name} ${to ?? from ?? ''}`);
+      lines.push(`${c.dim('up to date')}   ${name} ${to ?? from ?? ''}${heldText(o, out)}`);
       break;
     case 'update_available':
       lines.push(
-        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
+        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}${heldText(o, out)}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
       );
       break;
     case 'rate_limited':

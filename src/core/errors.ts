@@ -3,12 +3,14 @@
  * printed messages and exit codes; everything below it throws or returns them.
  */
 
-/** Exit codes of the command contract (DESIGN 3). */
+/** Exit codes of the command contract (README "Exit code" table). */
 export const ExitCode = {
   ok: 0,
   appFailed: 1,
   usage: 2,
   locked: 3,
+  /** `check --exit-code`: an update is available for an app that is not held (as `git diff --exit-code`). */
+  updatesAvailable: 10,
   /** Ctrl-C (SIGINT) stopped the run: 128 + 2, as shells report it. */
   interrupted: 130,
   /** SIGTERM stopped the run: 128 + 15. */

@@ -62,6 +62,7 @@ export async function checkApps(
       path: run.store.app(entry.name)?.installed?.file ?? null,
       url: r.url,
       reason: step.reason,
+      ...(run.store.app(entry.name)?.hold ? { held: true } : {}),
       ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
   });

@@ -16,6 +16,8 @@ export interface FetchedAsset {
   /** SHA-256 computed while downloading; absent when a delta update assembled the file. */
   sha256: string | undefined;
   method: 'plain' | 'segmented' | 'zsync' | 'blockmap';
+  /** Parallel connections of a full download (1 for plain). */
+  connections?: number | undefined;
   /** Body bytes transferred for this asset, a failed delta attempt before a fallback included. */
   bytesDownloaded: number;
   bytesReused: number;
@@ -107,6 +109,7 @@ async function fullDownload(
     size: result.size,
     sha256: result.sha256,
     method: result.segmented ? 'segmented' : 'plain',
+    connections: result.connections,
     bytesDownloaded: result.size + spent,
     bytesReused: 0,
     warnings,

@@ -35,6 +35,8 @@ export interface InstallResult {
   desktop: DesktopPlacement | undefined;
   warnings: string[];
   method: string;
+  /** Parallel connections of a full download. */
+  connections: number | undefined;
   bytesDownloaded: number;
   bytesReused: number;
 }
@@ -211,6 +213,7 @@ export async function installApp(
       desktop: linked.placement,
       warnings,
       method: fetched.method,
+      connections: fetched.connections,
       bytesDownloaded: fetched.bytesDownloaded,
       bytesReused: fetched.bytesReused,
     };

@@ -35,6 +35,10 @@ export interface AppOutcome {
   bytes_reused?: number | undefined;
   /** How the file was fetched: plain, segmented, zsync, blockmap. */
   method?: string | undefined;
+  /** `check`: the app is held after a rollback, so `update` leaves it alone. */
+  held?: boolean | undefined;
+  /** Parallel connections of a segmented full download. */
+  connections?: number | undefined;
   /** The asset URL (dry-run shows what would be downloaded). */
   url?: string | undefined;
   /** Where the desktop entry went (updated apps with desktop integration). */

@@ -172,6 +172,7 @@ export async function updateApps(
             ]
           : result.warnings,
         method: result.method,
+        ...(result.connections !== undefined ? { connections: result.connections } : {}),
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,
         ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),

@@ -1,5 +1,5 @@
 /**
- * Rate limits through the CLI (DESIGN 4, spec 2.1 `respect_rate_limits`): the app is reported
+ * Rate limits through the CLI (`respect_rate_limits`): the app is reported
  * `rate_limited` with `retry_at`, the run still exits 0, and while the window is open the next run
  * sends nothing at all unless `respect_rate_limits` is false.
  */

@@ -1,6 +1,6 @@
 /**
- * `check` through the built CLI for every outbound-request kind of the spec (section 4) and
- * DESIGN 4: hub, lab, gitea/forgejo detection, direct (ETag, Last-Modified, HEAD refused) and
+ * `check` through the built CLI for every kind of outbound request (docs/check.md): hub, lab,
+ * gitea/forgejo detection, direct (ETag, Last-Modified, HEAD refused) and
  * script recipes.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Where the hub token goes (DESIGN 4, spec 5) and the proxy fallback (spec 5.3) through the CLI:
+ * Where the hub token goes and the proxy fallback through the CLI:
  * the token reaches hub API requests only; proxies are tried in order and must name the repository.
  */
 import assert from 'node:assert/strict';

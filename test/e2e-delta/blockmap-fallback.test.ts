@@ -198,7 +198,7 @@ void describe('block map fallbacks', () => {
     assert.match(`${run.stdout}\n${run.stderr}`, /warning:? .*blockmap failed \(BLOCKMAP_NONE_REMOTE/i);
     const line = run.stdout.split('\n').find((l) => l.startsWith('updated') && l.includes(app));
     assert.ok(line, run.stdout);
-    assert.match(line, /plain/);
+    assert.match(line, /full download/);
     assert.doesNotMatch(line, /blockmap|reused/);
   });
 

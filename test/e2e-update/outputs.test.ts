@@ -25,7 +25,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
     assert.equal(first.code, 0, first.stderr);
     const stateFile = join(w.home.stateDir, 'state.json');
 
-    await t.test('--json shape per DESIGN 3', () => {
+    await t.test('the --json shape', () => {
       const json = first.json;
       assert.ok(json);
       assert.equal(json.command, 'update');
@@ -155,6 +155,9 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^rate limited limited until /m);
     assert.doesNotMatch(human.stdout, /ignored/, 'skipped apps are not listed by default');
+    const quiet = await w.cli(['--quiet', 'update']);
+    assert.equal(quiet.code, 0);
+    assert.equal(quiet.stdout + quiet.stderr, '', 'with --quiet a rate limit alone prints nothing');
 
     const unknown = await w.cli(['update', 'nosuchapp']);
     assert.equal(unknown.code, 2, unknown.stderr);

@@ -136,7 +136,7 @@ void describe('zsync delta updates through update', () => {
     const line = run.stdout.split('\n').find((l) => l.startsWith('updated') && l.includes(app));
     assert.ok(line, run.stdout);
     assert.match(line, new RegExp(`${V1} -> ${V2}`));
-    assert.match(line, /\(\d+(\.\d)? kB, zsync, \d+(\.\d)? MB reused\)/);
+    assert.match(line, /\(\d+(\.\d)? kB, delta, \d+% reused\)/);
     assert.doesNotMatch(run.stdout + run.stderr, /warning/i);
     const state = (await world.state()).apps[app]?.installed;
     assert.equal(state?.version, V2);

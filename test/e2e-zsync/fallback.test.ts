@@ -154,7 +154,7 @@ void describe('zsync fallbacks', () => {
     assert.match(all, /warning:? .*zsync failed \(ZSYNC_CONTROL_HTTP/i);
     const line = run.stdout.split('\n').find((l) => l.startsWith('updated') && l.includes(app));
     assert.ok(line, run.stdout);
-    assert.match(line, /plain/);
+    assert.match(line, /full download/);
     assert.doesNotMatch(line, /zsync|reused/);
     const installed = (await world.state()).apps[app]?.installed;
     assert.equal(installed?.sha256, sha256(suite.fx.v2Small));

@@ -1,4 +1,4 @@
-/** One app of `update --json` (DESIGN 3 plus the documented extras). */
+/** One app of `update --json` (as docs/update.md documents it). */
 export interface UpdateAppJson {
   name: string;
   status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';

@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
+import { ExitCode } from '../../core/errors.js';
 import { checkApps } from '../../engine/check.js';
-import { summarize, type Summary } from '../../engine/outcome.js';
+import { summarize, type AppOutcome, type Summary } from '../../engine/outcome.js';
 import { interruptionExitCode } from '../lock-scope.js';
 import type { Output } from '../output.js';
 import { outcomeLine, summaryLine } from '../render-outcomes.js';
@@ -12,7 +13,7 @@ export async function checkCommand(
   ctx: Context,
   out: Output,
   names: string[],
-  flags: { force?: boolean } = {},
+  flags: { force?: boolean; exitCode?: boolean } = {},
 ): Promise<CommandResult> {
   const started = Date.now();
   let interruptedExit: number | undefined;
@@ -26,7 +27,7 @@ export async function checkCommand(
   const lines = outcomes.map((o) => outcomeLine(o, out));
   lines.push(summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
   return {
-    exitCode: interruptedExit ?? (summary.failed > 0 ? 1 : 0),
+    exitCode: interruptedExit ?? checkExitCode(outcomes, summary, flags.exitCode === true),
     json: {
       command: 'check',
       apps: outcomes.map((o) => ({
@@ -40,11 +41,22 @@ export async function checkCommand(
         retry_at: o.retry_at,
         ...(o.status === 'skipped' && o.reason ? { reason: o.reason } : {}),
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
+        ...(o.held ? { held: true } : {}),
       })),
       summary: summaryJson(summary),
     },
     human: lines.join('\n'),
   };
+}
+
+/**
+ * A failure wins (1); with `--exit-code`, an update that `update` would install gives 10. Held apps
+ * do not count: `update` leaves them alone until `unhold`.
+ */
+function checkExitCode(outcomes: readonly AppOutcome[], summary: Summary, exitCode: boolean): number {
+  if (summary.failed > 0) return ExitCode.appFailed;
+  const pending = outcomes.some((o) => o.status === 'update_available' && !o.held);
+  return exitCode && pending ? ExitCode.updatesAvailable : ExitCode.ok;
 }
 
 /** The JSON summary: `interrupted` appears only when an app was interrupted. */

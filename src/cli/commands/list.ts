@@ -67,7 +67,9 @@ export async function listCommand(
         desktop_entry_present: await present(s?.integration?.desktopFile),
         desktop_entry_ours: await ownsDesktopFile(s?.integration?.desktopFile, app.name),
         symlink: s?.symlink ?? null,
-        symlink_present: await present(s?.symlink, false),
+        // As doctor: a link that leads nowhere is not a working symlink.
+        symlink_present: await present(s?.symlink),
+        symlink_dangling: (await present(s?.symlink, false)) && !(await present(s?.symlink)),
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
         provenance: provenanceJson(s?.installed?.provenance),
@@ -124,7 +126,7 @@ export async function listCommand(
         : a.integration
           ? '-'
           : 'off',
-      a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
+      a.symlink ? (a.symlink_present ? 'yes' : c.red(a.symlink_dangling ? 'dangling' : 'missing')) : '-',
       a.attested,
       status,
       a.path === null ? '-' : termPath(a.path),

@@ -23,8 +23,10 @@ export interface UpdateFlags {
   self?: boolean;
 }
 
-function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
+function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean): boolean {
   if (showAll) return true;
+  // A timer run hits rate limits routinely and the next run catches up: --quiet keeps silent.
+  if (quiet && o.status === 'rate_limited') return false;
   if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
   // An up-to-date app whose desktop entry was adapted to the host still has something to say.
   return (
@@ -89,10 +91,10 @@ export async function updateCommand(
   const bytes = outcomes.reduce((n, o) => n + (o.bytes_downloaded ?? 0), 0);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const lines = outcomes
-    .filter((o) => listed(o, showAll, flags.dryRun === true))
+    .filter((o) => listed(o, showAll, flags.dryRun === true, out.quiet))
     .map((o) => outcomeLine(o, out));
-  const changed = summary.updated + summary.failed + summary.rate_limited + summary.interrupted > 0;
-  // --quiet from a timer: nothing at all when nothing changed.
+  const changed = summary.updated + summary.failed + summary.interrupted > 0;
+  // --quiet from a timer: nothing at all when nothing changed (a rate limit is not a change).
   if (!(out.quiet && !changed))
     lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
   if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));

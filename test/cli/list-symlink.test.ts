@@ -1,0 +1,58 @@
+// `list` and `doctor` agree on a symlink whose target is gone: it is not `yes`.
+import assert from 'node:assert/strict';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { directRecipe } from '../config/workspace-fixture.js';
+import { runCli } from '../helpers/run-cli.js';
+import { makeTmpHome } from '../helpers/tmp-home.js';
+
+void describe('list: symlinks', () => {
+  const homes: { cleanup(): Promise<void> }[] = [];
+  after(async () => Promise.all(homes.map((h) => h.cleanup())));
+
+  void test('a dangling symlink shows as dangling (human) and not present (JSON), as doctor fails it', async () => {
+    const h = await makeTmpHome();
+    homes.push(h);
+    await h.writeRecipe('app', directRecipe('app'));
+    const bin = join(h.root, 'bin');
+    await mkdir(bin, { recursive: true });
+    const ok = join(h.root, 'ok.AppImage');
+    await writeFile(ok, 'x');
+    const goneLink = join(bin, 'app');
+    await symlink(join(h.root, 'gone.AppImage'), goneLink);
+    const installed = {
+      version: '1',
+      identity: '1',
+      file: ok,
+      url: 'https://127.0.0.1/app.AppImage',
+      size: 1,
+      sha256: '0',
+      installedAt: '2026-01-01T00:00:00Z',
+    };
+    await mkdir(h.stateDir, { recursive: true });
+    await writeFile(
+      join(h.stateDir, 'state.json'),
+      JSON.stringify({
+        schema: 1,
+        apps: { app: { strategy: 'direct', installed, symlink: goneLink } },
+        forgeKinds: {},
+        rateLimits: {},
+      }),
+    );
+    const human = await runCli(['list'], { env: h.env });
+    assert.equal(human.code, 0, human.stderr);
+    const row = human.stdout.split('\n').find((l) => l.startsWith('app '));
+    assert.ok(row, human.stdout);
+    assert.match(row, / dangling /);
+    assert.doesNotMatch(row, / yes /);
+    const json = await runCli<{ apps: { symlink_present: boolean; symlink_dangling: boolean }[] }>(
+      ['--json', 'list'],
+      { env: h.env },
+    );
+    assert.equal(json.json?.apps[0]?.symlink_present, false);
+    assert.equal(json.json?.apps[0]?.symlink_dangling, true);
+    const doctor = await runCli(['doctor'], { env: h.env });
+    assert.match(doctor.stdout, /^FAIL {2}symlinks/m);
+  });
+});

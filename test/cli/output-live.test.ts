@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, test } from 'node:test';
+import { createOutput } from '../../src/cli/output.js';
+
+function tty(): PassThrough {
+  return Object.assign(new PassThrough(), { isTTY: true });
+}
+
+const flags = { json: false, quiet: false, verbose: false, color: true };
+
+void describe('output: when progress bars are drawn', () => {
+  void test('a terminal gets bars', () => {
+    assert.equal(createOutput(flags, tty(), tty(), {}).live, true);
+  });
+
+  void test('NO_COLOR, --no-color and TERM=dumb mean plain output: no bars', () => {
+    assert.equal(createOutput(flags, tty(), tty(), { NO_COLOR: '1' }).live, false);
+    assert.equal(createOutput({ ...flags, color: false }, tty(), tty(), {}).live, false);
+    assert.equal(createOutput(flags, tty(), tty(), { TERM: 'dumb' }).live, false);
+  });
+
+  void test('an empty NO_COLOR is unset, as no-color.org says', () => {
+    assert.equal(createOutput(flags, tty(), tty(), { NO_COLOR: '' }).live, true);
+  });
+
+  void test('a pipe, --json and --quiet get no bars', () => {
+    assert.equal(createOutput(flags, tty(), new PassThrough(), {}).live, false);
+    assert.equal(createOutput({ ...flags, json: true }, tty(), tty(), {}).live, false);
+    assert.equal(createOutput({ ...flags, quiet: true }, tty(), tty(), {}).live, false);
+  });
+});
