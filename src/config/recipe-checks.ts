@@ -27,23 +27,9 @@ export async function checkRecipe(
   recipeDir: string,
 ): Promise<ConfigIssue[]> {
   const issues: ConfigIssue[] = [];
-  const name = data.name;
-  if (typeof name === 'string' && !APP_NAME_RE.test(name)) {
-    issues.push(
-      issueAt(y, ['name'], `name: "${name}" is not a safe file name`, {
-        hint: 'use letters, digits, ".", "_", "+" or "-", starting with a letter or digit',
-      }),
-    );
-  }
+  issues.push(...nameIssues(y, data.name));
   const strategy = (data.strategy ?? {}) as Record<string, unknown>;
   if (strategy.strategy === 'forge') {
-    if (strategy.asset_match === undefined && strategy.asset_match_regex === undefined) {
-      issues.push(
-        issueAt(y, ['strategy'], 'strategy: forge needs "asset_match" or "asset_match_regex"', {
-          hint: 'e.g. asset_match: "*x86_64.AppImage"',
-        }),
-      );
-    }
     for (const key of ['asset_match', 'inner_asset_match'] as const) {
       const v = strategy[key];
       const err = typeof v === 'string' ? globError(v) : undefined;
@@ -90,6 +76,27 @@ export async function checkRecipe(
     if (err) issues.push(issueAt(y, ['strategy', 'script_path'], `strategy.script_path: ${err}`));
   }
   return issues;
+}
+
+/**
+ * Any text names an app (spaces, other scripts, a leading `_`): file names use its safe form
+ * (appFileName). It must still be one line of printable text, and bounded.
+ */
+function nameIssues(y: YamlFile, name: unknown): ConfigIssue[] {
+  if (typeof name !== 'string') return [];
+  if (name.trim() === '') return [issueAt(y, ['name'], 'name: must not be empty')];
+  const at = firstControlChar(name);
+  if (at !== -1)
+    return [
+      issueAt(y, ['name'], `name: contains the control character ${escapeControlChar(name.charAt(at))}`, {
+        offset: at,
+      }),
+    ];
+  if (name !== name.trim())
+    return [issueAt(y, ['name'], 'name: starts or ends with spaces', { hint: `use "${name.trim()}"` })];
+  if (Buffer.byteLength(name) > MAX_APP_NAME_BYTES)
+    return [issueAt(y, ['name'], `name: longer than ${MAX_APP_NAME_BYTES} bytes`)];
+  return [];
 }
 
 // Desktop entries are line-based text: a control character in a value breaks the file.

@@ -65,6 +65,8 @@ export interface GlobalSettings {
   keep_previous: boolean;
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
   launch_fixes: boolean;
+  /** `update` also runs `self-update` after the apps (default false). */
+  auto_self_update: boolean;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

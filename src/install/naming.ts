@@ -1,4 +1,4 @@
-import { MAX_VERSION_IN_FILE_NAME } from '../core/file-names.js';
+import { appFileName, MAX_VERSION_IN_FILE_NAME } from '../core/file-names.js';
 
 /** Makes a version string safe inside a file name: no separators, no leading dot, bounded length. */
 export function safeVersion(version: string): string {
@@ -10,12 +10,12 @@ export function safeVersion(version: string): string {
   return cleaned || 'unknown';
 }
 
-/** The stored file name for an app from `naming_format`. */
+/** The stored file name for an app from `naming_format` ({name} in its file-name-safe form). */
 export function renderFileName(format: string, name: string, version: string): string {
-  return format.replaceAll('{name}', name).replaceAll('{version}', safeVersion(version));
+  return format.replaceAll('{name}', appFileName(name)).replaceAll('{version}', safeVersion(version));
 }
 
 /** Prefix of temp files for an app, so leftovers of an interrupted run can be found and removed. */
 export function tempPrefix(name: string): string {
-  return `.appimage-keeper-${name}-`;
+  return `.appimage-keeper-${appFileName(name)}-`;
 }

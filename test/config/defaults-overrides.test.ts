@@ -39,6 +39,7 @@ const SAMPLES: Record<string, Sample> = {
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
   launch_fixes: { config: false, recipe: true },
+  auto_self_update: { config: true, recipe: false },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {

@@ -27,6 +27,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     notify: false,
     keep_previous: true,
     launch_fixes: true,
+    auto_self_update: false,
     name: 'demo',
     strategy,
     ignore: false,
