@@ -1,5 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { escapeControlChar, firstControlChar } from '../core/control-chars.js';
 import type { ConfigIssue } from '../core/errors.js';
@@ -128,19 +128,13 @@ export function resolveScriptPath(scriptPath: string, recipeDir: string): string
   return isAbsolute(scriptPath) ? scriptPath : resolve(recipeDir, scriptPath);
 }
 
+// A script outside the recipe's folder (`../shared.sh`, an absolute path) is the user's own file,
+// as fp-appimage-updater allows; it must exist and be a regular file (through links too).
 async function scriptPathError(scriptPath: string, recipeDir: string): Promise<string | undefined> {
   const full = resolveScriptPath(scriptPath, recipeDir);
-  const rel = relative(recipeDir, full);
-  if (rel.startsWith('..') || isAbsolute(rel))
-    return `"${scriptPath}" is outside the recipe's folder ${recipeDir}`;
   try {
     const st = await stat(full);
-    if (!st.isFile()) return `"${scriptPath}" is not a file`;
-    const real = await realpath(full);
-    const realDir = await realpath(recipeDir);
-    const realRel = relative(realDir, real);
-    if (realRel.startsWith('..') || isAbsolute(realRel))
-      return `"${scriptPath}" links outside the recipe's folder`;
+    if (!st.isFile()) return `"${scriptPath}" is not a regular file (${full})`;
   } catch {
     return `"${scriptPath}" does not exist (looked for ${full})`;
   }

@@ -78,11 +78,15 @@ function markDuplicates(apps: AppEntry[]): void {
       ok: false,
       error: new KeeperError(
         'RECIPE_DUPLICATE',
-        `${app.file}: app "${app.name}" would use the same name or file as ${others.join(', ')}`,
+        `${app.file}: app "${app.name}" would use the same name or file as ${listFiles(others)}`,
         { hint: 'give each recipe a distinct name, or a naming_format that contains {name}' },
       ),
     };
   }
+}
+
+function listFiles(files: string[]): string {
+  return files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
 }
 
 /**
