@@ -6,5 +6,6 @@ const code = await runCli({
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
 });
 process.exitCode = code;

@@ -43,8 +43,8 @@ function byStrategy(settings: AppSettings, deps: ResolveDeps): Promise<ResolveOu
   }
 }
 
-/** The host an app's requests go to first, for reporting a stored app window. */
-function limitedHost(settings: AppSettings): string {
+/** The host an app's requests go to first, for reporting a stored app window (and `info`). */
+export function limitedHost(settings: AppSettings): string {
   const strategy = settings.strategy;
   try {
     if (strategy.strategy === 'direct') return new URL(strategy.url).host;
