@@ -4,9 +4,11 @@
  * `naming_format` without `{name}`, scripts outside the recipe folder.
  */
 import assert from 'node:assert/strict';
-import { chmod, cp, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, test } from 'node:test';
+import { runCli } from '../../src/cli/main.js';
 import { forgeUrlBase } from '../../src/config/forge-url-template.js';
 import { patternsIntersect } from '../../src/config/file-collisions.js';
 import { routeRepository } from '../../src/forge/detect.js';
@@ -220,5 +222,33 @@ void describe('resolver scripts outside the recipe folder', () => {
       assert.equal((okApp(ws, 'rel').strategy as { script_path: string }).script_path, shared);
       assert.equal((okApp(ws, 'abs').strategy as { script_path: string }).script_path, shared);
       assert.match(failedApp(ws, 'dir').error.message, /"\/tmp" is not a regular file/);
+    }));
+});
+
+void describe('nothing below apps/ is ignored silently', () => {
+  void test('validate and doctor list what was not read', () =>
+    withHome(async (h) => {
+      await h.writeRecipe('ok', directRecipe('ok'));
+      await symlink('missing.yml', join(h.appsDir, 'broken.yml'));
+      const run = async (argv: string[]) => {
+        let stdout = '';
+        const sink = new Writable({
+          write(chunk: Buffer, _e, done) {
+            stdout += chunk.toString();
+            done();
+          },
+        });
+        const code = await runCli({ argv, env: h.env, stdout: sink, stderr: new PassThrough() });
+        return { code, stdout };
+      };
+      const v = await run(['validate']);
+      assert.equal(v.code, 0);
+      assert.match(v.stdout, new RegExp(`skip ${join(h.appsDir, 'broken.yml')}: broken link or unreadable`));
+      const d = await run(['doctor', '--json']);
+      const checks = (JSON.parse(d.stdout) as { checks: { id: string; status: string; message: string }[] })
+        .checks;
+      const files = checks.find((c) => c.id === 'recipe-files');
+      assert.equal(files?.status, 'warn');
+      assert.match(files?.message ?? '', /broken\.yml \(broken link or unreadable\)/);
     }));
 });
