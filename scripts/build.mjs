@@ -1,23 +1,16 @@
 // Bundles the CLI into one ESM file so the installed tool carries no dependency tree.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync } from 'node:fs';
-
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+import { chmodSync } from 'node:fs';
+import { commonOptions } from './bundle-options.mjs';
 
 await build({
-  entryPoints: ['src/cli/bin.ts'],
+  ...commonOptions,
   outfile: 'dist/appimage-keeper.mjs',
-  bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
   sourcemap: 'linked',
-  legalComments: 'none',
-  define: { __APPIMAGE_KEEPER_VERSION__: JSON.stringify(pkg.version) },
   banner: {
     // Bundled CJS dependencies call require(); give them one in ESM.
     js: "#!/usr/bin/env node\nimport { createRequire as __akCreateRequire } from 'node:module';\nconst require = __akCreateRequire(import.meta.url);",
   },
-  logLevel: 'warning',
 });
 chmodSync('dist/appimage-keeper.mjs', 0o755);

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { KeeperError } from '../core/errors.js';
+import type { ByteTap } from '../net/download/index.js';
 import { parseElfHeader, type ElfInfo } from './elf.js';
 
 /** What a downloaded AppImage must match. */
@@ -58,15 +59,7 @@ export async function verifyAppImage(
   computedSha256?: string,
 ): Promise<{ arch: string; appImageType: 1 | 2 }> {
   const size = await verifySizeAndDigest(path, exp, computedSha256);
-  const head = await readAt(path, 0, HEADER_BYTES);
-  let info: ElfInfo;
-  try {
-    info = parseElfHeader(head);
-  } catch (err) {
-    throw new KeeperError('VERIFY_NOT_ELF', `not an AppImage: ${describeContent(head, size)}`, {
-      cause: err,
-    });
-  }
+  const info = await readElf(path, size, 'an AppImage');
   let type = info.appImageType;
   if (type === 0 && (await readAt(path, ISO9660_MAGIC_OFFSET, 5)).toString('latin1') === 'CD001') type = 1;
   if (type === 0) {
@@ -78,13 +71,43 @@ export async function verifyAppImage(
       },
     );
   }
-  if (info.arch !== exp.hostArch) {
-    throw new KeeperError('VERIFY_ARCH', `built for ${info.arch}, this machine is ${exp.hostArch}`, {
-      hint: 'the asset pattern matched a build for another architecture; narrow asset_match',
-      details: { arch: info.arch, hostArch: exp.hostArch },
+  assertArch(info.arch, exp.hostArch);
+  return { arch: info.arch, appImageType: type };
+}
+
+/**
+ * The checks for a plain executable (the standalone tool replacing itself): size (VERIFY_SIZE),
+ * SHA-256 (VERIFY_DIGEST), ELF magic (VERIFY_NOT_ELF) and architecture (VERIFY_ARCH).
+ */
+export async function verifyExecutable(
+  path: string,
+  exp: VerifyExpectations,
+  computedSha256?: string,
+): Promise<{ arch: string }> {
+  const size = await verifySizeAndDigest(path, exp, computedSha256);
+  const info = await readElf(path, size, 'an executable');
+  assertArch(info.arch, exp.hostArch);
+  return { arch: info.arch };
+}
+
+async function readElf(path: string, size: number, what: string): Promise<ElfInfo> {
+  const head = await readAt(path, 0, HEADER_BYTES);
+  try {
+    return parseElfHeader(head);
+  } catch (err) {
+    throw new KeeperError('VERIFY_NOT_ELF', `not ${what}: ${describeContent(head, size)}`, {
+      cause: err,
     });
   }
-  return { arch: info.arch, appImageType: type };
+}
+
+function assertArch(arch: string, hostArch: string): void {
+  if (arch !== hostArch) {
+    throw new KeeperError('VERIFY_ARCH', `built for ${arch}, this machine is ${hostArch}`, {
+      hint: 'the asset pattern matched a build for another architecture; narrow asset_match',
+      details: { arch, hostArch },
+    });
+  }
 }
 
 /** Reads the SHA-256 for `assetName` from a `.sha256` file (bare hex or `hex  name`) or a `SHA256SUMS` list. */
@@ -118,10 +141,12 @@ function normaliseDigest(value: string): string {
     .toLowerCase();
 }
 
-/** Hex SHA-256 of a file, streamed. */
-export async function sha256File(path: string): Promise<string> {
+/** Hex SHA-256 of a file, streamed; `tap` sees the same bytes (a second digest in the same read). */
+export async function sha256File(path: string, tap?: ByteTap): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash);
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (tap) stream.on('data', (chunk) => tap.update(chunk as Buffer));
+  await pipeline(stream, hash);
   return hash.digest('hex');
 }
 

@@ -20,6 +20,7 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .option('--force', 'reinstall even when up to date (also lifts a rollback hold)')
     .option('--dry-run', 'show what would be downloaded; write nothing')
     .option('--show-all', 'also list apps that are up to date')
+    .option('--self', 'then update appimage-keeper itself (as `self-update`)')
     .action(async (apps: string[], flags: UpdateFlags) =>
       inv.setResult('update', await updateCommand(ctx(), inv.output(), apps, flags, inv.setSink)),
     );

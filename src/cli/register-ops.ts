@@ -1,12 +1,14 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../core/context.js';
+import { REPOSITORY } from '../core/version.js';
 import { doctorCommand, type DoctorFlags } from './commands/doctor.js';
 import { rollbackCommand } from './commands/rollback.js';
 import { scheduleCommand, type ScheduleFlags } from './commands/schedule.js';
+import { selfUpdateCommand, type SelfUpdateFlags } from './commands/self-update.js';
 import { unholdCommand } from './commands/unhold.js';
 import type { Invocation } from './main.js';
 
-/** Registers the unattended-operation commands (schedule, doctor, rollback, unhold). */
+/** Registers the unattended-operation commands (schedule, doctor, rollback, unhold, self-update). */
 export function registerOpsCommands(program: Command, inv: Invocation, ctx: () => Context): void {
   program
     .command('schedule')
@@ -41,5 +43,14 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     .argument('<apps...>', 'apps to release')
     .action(async (apps: string[]) =>
       inv.setResult('unhold', await unholdCommand(ctx(), inv.output(), apps)),
+    );
+
+  program
+    .command('self-update')
+    .description('update appimage-keeper itself (the standalone executable; npm installs get the command)')
+    .option('--repository <url>', `release repository to update from (default: ${REPOSITORY})`)
+    .option('--force', 'reinstall even when the latest release is not newer')
+    .action(async (flags: SelfUpdateFlags) =>
+      inv.setResult('self-update', await selfUpdateCommand(ctx(), inv.output(), flags, inv.setSink)),
     );
 }

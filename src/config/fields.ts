@@ -232,6 +232,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     extension: true,
   },
   {
+    key: 'signature',
+    type: '"off", "tofu" or "require"',
+    default: 'tofu',
+    description:
+      'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
+    aliases: [],
+    schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
+    extension: true,
+  },
+  {
     key: 'launch_fixes',
     type: 'boolean',
     default: true,

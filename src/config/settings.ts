@@ -79,6 +79,7 @@ export function effectiveAppSettings(input: {
     zsync: (recipe.zsync as AppSettings['zsync'] | undefined) ?? false,
     desktop_exec_args: (recipe.desktop_exec_args as string[] | undefined) ?? [],
     desktop_env: (recipe.desktop_env as Record<string, string> | undefined) ?? {},
+    signing_key: recipe.signing_key as string | undefined,
     recipeFile: input.recipeFile,
     recipeDir,
     token,

@@ -63,6 +63,8 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  /** Embedded-signature policy (default tofu). */
+  signature: 'off' | 'tofu' | 'require';
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
   launch_fixes: boolean;
   /** `update` also runs `self-update` after the apps (default false). */
@@ -85,6 +87,8 @@ export interface AppSettings extends GlobalSettings {
   desktop_exec_args: string[];
   /** Environment variables set for the launcher. */
   desktop_env: Record<string, string>;
+  /** The OpenPGP key fingerprint (40 upper-case hex) updates must be signed with. */
+  signing_key?: string | undefined;
   recipeFile: string;
   recipeDir: string;
   token?: { value: string; source: TokenSource } | undefined;

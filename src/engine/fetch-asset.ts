@@ -1,9 +1,10 @@
 import { rm } from 'node:fs/promises';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import { download, type DownloadResult } from '../net/download/index.js';
+import type { ByteTap, DownloadResult } from '../net/download/index.js';
 import { zsyncDownload } from '../net/zsync/index.js';
 import type { Resolution } from '../strategy/types.js';
+import { downloadResolution } from './download-resolution.js';
 import { tempPrefix } from '../install/naming.js';
 import type { Run } from './run.js';
 
@@ -31,13 +32,14 @@ export function zsyncControlUrl(settings: AppSettings, resolution: Resolution): 
 
 /**
  * Fetches the asset: zsync against the installed file when configured (any failure falls back to a
- * full download, with a warning), else a plain or segmented download.
+ * full download, with a warning), else a plain or segmented download, which feeds `tap` the bytes.
  */
 export async function fetchAsset(
   settings: AppSettings,
   resolution: Resolution,
   seedFile: string | undefined,
   run: Run,
+  tap?: ByteTap,
 ): Promise<FetchedAsset> {
   const warnings: string[] = [];
   const { ctx } = run;
@@ -105,29 +107,14 @@ export async function fetchAsset(
       });
     }
   }
-  const result: DownloadResult = await run.downloadLimiter(resolution.url, () => {
-    ctx.emit({
-      type: 'download:start',
-      app: settings.name,
-      url: resolution.url,
-      total: resolution.size,
-      segmented: settings.segmented_downloads,
-    });
-    return download({
-      url: resolution.url,
+  const result: DownloadResult = await run.downloadLimiter(resolution.url, () =>
+    downloadResolution(settings, resolution, ctx, {
       destDir: settings.storage_dir,
       tempPrefix: prefix,
-      expectedSize: resolution.size,
-      validator: resolution.validator,
-      segmented: settings.segmented_downloads,
-      connections: settings.download_connections,
-      stallTimeoutMs,
+      tap,
       signal: run.signal,
-      onProgress: (received, total) =>
-        ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
-    });
-  });
-  ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
+    }),
+  );
   return {
     path: result.path,
     size: result.size,

@@ -104,6 +104,7 @@ export async function updateApps(
         previous: result.previous ? { ...result.previous, integration: s.integration } : s.previous,
         integration: result.integration,
         symlink: result.symlink,
+        signature: result.signature,
         hold: false,
         lastCheck: done,
         lastUpdate: done,

@@ -39,6 +39,29 @@ export interface LaunchRecord {
   fixes: string[];
 }
 
+/** The OpenPGP key an app's AppImages must be signed with (key continuity), and the last signature seen. */
+export interface SignatureState {
+  /** v4 fingerprint of the pinned primary key: 40 upper-case hex digits. */
+  fingerprint: string;
+  /** `first-install`: the first signed install's own key; `signing_key`: the recipe; `adopt`: an adopted file. */
+  pinnedBy: 'first-install' | 'signing_key' | 'adopt';
+  pinnedAt: string;
+  /** Base64 body of the pinned key's public key packet: updates verify with it, not with the new file's key. */
+  publicKey?: string | undefined;
+  /** The last embedded signature verified for an installed version. */
+  lastVerified?:
+    | {
+        version: string;
+        /** Key id of the key that signed (the primary or one of its signing subkeys). */
+        signerKeyId: string;
+        hashAlgorithm: string;
+        mode: 'binary' | 'text';
+        signedAt: string | null;
+        at: string;
+      }
+    | undefined;
+}
+
 /** Per-app state. */
 export interface AppState {
   strategy: string;
@@ -54,6 +77,8 @@ export interface AppState {
   /** Latest version seen by check or update. */
   latest?: { version: string; identity: string; checkedAt: string } | undefined;
   lastError?: { code: string; message: string; at: string } | undefined;
+  /** Embedded-signature pin; absent while the app has only been installed unsigned. */
+  signature?: SignatureState | undefined;
   /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
   releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }

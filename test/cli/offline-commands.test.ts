@@ -391,6 +391,7 @@ void describe('schema and completion', () => {
     assert.equal(check.status, 0, check.stderr);
     assert.match(bash.stdout, /complete -F _appimage_keeper appimage-keeper/);
     assert.match(bash.stdout, /list --names/);
+    assert.match(bash.stdout, /self-update\) COMPREPLY=\(\$\(compgen -W "--repository --force"/);
 
     const zsh = await runCli(['completion', 'zsh'], { env: h.env });
     assert.equal(zsh.code, 0);

@@ -38,6 +38,7 @@ const SAMPLES: Record<string, Sample> = {
   stall_timeout: { config: 5, recipe: 0.5 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  signature: { config: 'off', recipe: 'require' },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },
 };

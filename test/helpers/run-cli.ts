@@ -26,13 +26,16 @@ export interface RunCliOptions {
   cwd?: string;
   /** Kill the process after this long (default 60 s) and reject. */
   timeoutMs?: number;
+  /** An executable to run instead of `node dist/appimage-keeper.mjs` (the standalone build, an installed bin). */
+  program?: string;
 }
 
 /** Spawns the built CLI with `args` and no stdin, and collects its output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
 export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const [cmd, argv] = opts.program ? [opts.program, args] : [process.execPath, [CLI_PATH, ...args]];
+    const child = spawn(cmd, argv, {
       env: opts.env,
       cwd: opts.cwd ?? REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

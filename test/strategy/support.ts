@@ -26,6 +26,7 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     stall_timeout: 30,
     notify: false,
     keep_previous: true,
+    signature: 'tofu',
     launch_fixes: true,
     auto_self_update: false,
     name: 'demo',

@@ -14,6 +14,7 @@ const COMMANDS = [
   'unhold',
   'schedule',
   'doctor',
+  'self-update',
   'schema',
   'completion',
 ];
@@ -38,12 +39,13 @@ _appimage_keeper() {
   if [[ -z "$cmd" ]]; then COMPREPLY=($(compgen -W "${COMMANDS.join(' ')} ${GLOBAL_FLAGS.join(' ')}" -- "$cur")); return; fi
   case "$cmd" in
     ${APP_COMMANDS.join('|')})
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--force --dry-run --show-all --purge --orphans" -- "$cur"));
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--force --dry-run --show-all --self --purge --orphans" -- "$cur"));
       else COMPREPLY=($(compgen -W "$(appimage-keeper list --names 2>/dev/null)" -- "$cur")); fi ;;
     init) COMPREPLY=($(compgen -W "--global --app --strategy --force forge direct script" -- "$cur")) ;;
     schema) COMPREPLY=($(compgen -W "config recipe" -- "$cur")) ;;
     schedule) COMPREPLY=($(compgen -W "install remove status --every" -- "$cur")) ;;
     doctor) COMPREPLY=($(compgen -W "--online" -- "$cur")) ;;
+    self-update) COMPREPLY=($(compgen -W "--repository --force" -- "$cur")) ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
   esac
 }
@@ -67,6 +69,7 @@ _appimage_keeper() {
     schema) compadd -- config recipe ;;
     schedule) compadd -- install remove status --every ;;
     doctor) compadd -- --online ;;
+    self-update) compadd -- --repository --force ;;
     completion) compadd -- bash zsh fish ;;
   esac
 }
@@ -85,6 +88,8 @@ function fish(): string {
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from schedule" -a "install remove status"',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from schedule" -l every -r',
     'complete -c appimage-keeper -n "__fish_seen_subcommand_from doctor" -l online',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from self-update" -l repository -r',
+    'complete -c appimage-keeper -n "__fish_seen_subcommand_from self-update" -l force',
     'complete -c appimage-keeper -l config-dir -r -F',
     'complete -c appimage-keeper -l json',
     'complete -c appimage-keeper -l no-color',

@@ -6,6 +6,7 @@ import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes, table } from '../table.js';
 import { errorJson } from '../render-error.js';
+import { signatureJson } from '../signature-json.js';
 import { termPath, termText } from '../terminal-text.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
@@ -58,6 +59,7 @@ export async function listCommand(
         symlink_present: await present(s?.symlink, false),
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
+        signature: signatureJson(s?.signature),
         error: app.ok ? null : errorJson(app.error),
       };
     }),

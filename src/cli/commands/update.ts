@@ -11,12 +11,15 @@ import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes } from '../table.js';
 import { runLocked } from './engine-run.js';
+import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
 
 /** Flags of `update`. */
 export interface UpdateFlags {
   force?: boolean;
   dryRun?: boolean;
   showAll?: boolean;
+  /** Also update appimage-keeper itself after the apps. */
+  self?: boolean;
 }
 
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
@@ -69,6 +72,10 @@ export async function updateCommand(
   }
   // After the lock is released: a slow notification daemon must not hold up the next run.
   if (!flags.dryRun && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
+  const self =
+    !flags.dryRun && workspace && (flags.self === true || workspace.global.auto_self_update)
+      ? await runSelfUpdate(ctx, workspace, {})
+      : undefined;
   const summary = summarize(outcomes);
   const showAll = flags.showAll === true || showAllConfig;
   const bytes = outcomes.reduce((n, o) => n + (o.bytes_downloaded ?? 0), 0);
@@ -80,8 +87,9 @@ export async function updateCommand(
   // --quiet from a timer: nothing at all when nothing changed.
   if (!(out.quiet && !changed))
     lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
+  if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));
   return {
-    exitCode: summary.failed > 0 ? 1 : 0,
+    exitCode: summary.failed > 0 || self?.error ? 1 : 0,
     json: {
       command: 'update',
       dry_run: flags.dryRun === true,
@@ -110,6 +118,7 @@ export async function updateCommand(
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),
+      ...(self ? { self_update: selfUpdateJson(self) } : {}),
     },
     human: lines.join('\n'),
   };

@@ -36,6 +36,7 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     maxRetries: req.maxRetries ?? DEFAULT_MAX_RETRIES,
     expectedSize: req.expectedSize,
     retries: 0,
+    tap: req.tap,
     progress: (received, total) => {
       writeBehind.written(received);
       req.onProgress?.(received, total);

@@ -34,7 +34,7 @@ export async function runPlain(
     finalUrl: current.response.url,
   };
   const cursor: PumpCursor = { received: 0, written: 0 };
-  const hasher = new PrefixHasher(ctx.file, () => cursor.written);
+  const hasher = new PrefixHasher(ctx.file, () => cursor.written, ctx.tap);
   let failures = 0;
 
   for (;;) {

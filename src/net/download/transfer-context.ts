@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { ByteTap } from './types.js';
 
 /** What the plain and segmented transfers share: the file, settings, and run-wide counters. */
 export interface TransferContext {
@@ -12,6 +13,8 @@ export interface TransferContext {
   expectedSize: number | undefined;
   /** Retries over the whole download, all connections. */
   retries: number;
+  /** Fed the file's bytes in order alongside the SHA-256. */
+  tap: ByteTap | undefined;
   /** Reports bytes on disk so far. */
   progress: (received: number, total: number | undefined) => void;
 }

@@ -20,6 +20,14 @@ export interface DownloadRequest {
   signal?: AbortSignal;
   headers?: Record<string, string>;
   onProgress?: (received: number, total: number | undefined) => void;
+  /** Sees every byte in file order as it is hashed (a second digest in the same pass). */
+  tap?: ByteTap | undefined;
+}
+
+/** A consumer of the file's bytes in order; `reset` when the download restarts from byte 0. */
+export interface ByteTap {
+  update(chunk: Buffer): void;
+  reset(): void;
 }
 
 /** A finished download: the temp file, fsynced, with its size and SHA-256. */

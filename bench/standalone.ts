@@ -1,0 +1,72 @@
+/**
+ * The standalone executable beside the npm bundle: file size and start-up cost of `--version`
+ * (wall and CPU time, median of N runs), with bare `node -e 0` as the floor.
+ *
+ *   npm run build && npx tsx bench/standalone.ts [--runs 20]
+ *
+ * Builds the executable into a temp dir first (also timed). Each command runs under bash, whose
+ * `times` builtin gives the child's CPU time (Node has no getrusage for children) and whose
+ * $EPOCHREALTIME gives the wall time without bash's own start-up. Prints a markdown table.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildStandalone } from '../scripts/build-standalone.js';
+import { CLI_PATH } from '../test/helpers/run-cli.js';
+
+const at = process.argv.indexOf('--runs');
+const runs = at > 0 ? Number(process.argv[at + 1]) : 20;
+
+const TIMED = 's=$EPOCHREALTIME; "$@" >/dev/null 2>&1; e=$EPOCHREALTIME; times; echo "$s $e"';
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+function seconds(field: string): number {
+  const m = /^(\d+)m([\d.]+)s$/.exec(field);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+}
+
+/** Wall and CPU (user + sys) seconds of one run. */
+function timeOnce(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+  const r = spawnSync('/bin/bash', ['-c', TIMED, '_', ...argv], { env, encoding: 'utf8', timeout: 30_000 });
+  const lines = r.stdout.trim().split('\n');
+  const [user = '', sys = ''] = (lines[1] ?? '').split(/\s+/);
+  const [s = '0', e = '0'] = (lines[2] ?? '').split(' ');
+  return { wall: Number(e) - Number(s), cpu: seconds(user) + seconds(sys) };
+}
+
+function measure(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+  const samples = Array.from({ length: runs }, () => timeOnce(argv, env));
+  return { wall: median(samples.map((x) => x.wall)), cpu: median(samples.map((x) => x.cpu)) };
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const ms = (s: number) => `${(s * 1000).toFixed(0)} ms`;
+
+const dir = await mkdtemp(join(tmpdir(), 'ak-bench-standalone-'));
+try {
+  const t0 = Date.now();
+  const built = await buildStandalone(dir);
+  const buildSeconds = (Date.now() - t0) / 1000;
+  const noNode = { PATH: join(dir, 'nothing'), HOME: dir };
+  const rows: [string, string, { wall: number; cpu: number }][] = [
+    ['standalone `--version` (no node on PATH)', mib(built.size), measure([built.file, '--version'], noNode)],
+    [
+      '`node dist/appimage-keeper.mjs --version`',
+      `${mib((await stat(CLI_PATH)).size)} + node`,
+      measure([process.execPath, CLI_PATH, '--version'], process.env),
+    ],
+    ['`node -e 0`', '—', measure([process.execPath, '-e', '0'], process.env)],
+  ];
+  const strip = built.stripped ? 'stripped' : 'not stripped';
+  console.log(`standalone built in ${buildSeconds.toFixed(1)} s (${strip}); median of ${runs} runs\n`);
+  console.log('| command | size | wall | CPU |');
+  console.log('| --- | --- | --- | --- |');
+  for (const [label, size, t] of rows) console.log(`| ${label} | ${size} | ${ms(t.wall)} | ${ms(t.cpu)} |`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,26 @@
+// esbuild options shared by the npm bundle (ESM, scripts/build.mjs) and the standalone executable
+// (CommonJS, scripts/build-standalone.ts): one entry, one set of build-time constants.
+import { readFileSync } from 'node:fs';
+
+/** package.json of this repository. */
+export const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** The repository URL of package.json (`repository` as a string or `{ url }`), without `git+`/`.git`. */
+export function repositoryUrl(p = pkg) {
+  const raw = typeof p.repository === 'string' ? p.repository : (p.repository?.url ?? '');
+  return raw.replace(/^git\+/, '').replace(/\.git$/, '');
+}
+
+/** Options common to both bundles of src/cli/bin.ts. */
+export const commonOptions = {
+  entryPoints: ['src/cli/bin.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  define: {
+    __APPIMAGE_KEEPER_VERSION__: JSON.stringify(pkg.version),
+    __APPIMAGE_KEEPER_REPOSITORY__: JSON.stringify(repositoryUrl()),
+  },
+  logLevel: 'warning',
+};

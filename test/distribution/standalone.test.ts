@@ -1,0 +1,94 @@
+/**
+ * The standalone executable (`npm run build:standalone`): built once here, then run with a PATH
+ * that has no `node` for --version, validate, an update against the sim, and a self-update that
+ * replaces a copy of it with a newer release.
+ */
+import assert from 'node:assert/strict';
+import { access, copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildRuntime } from '../../fixtures/runtime.js';
+import { standaloneFileName } from '../../src/ops/self-update/asset-name.js';
+import { buildStandalone } from '../../scripts/build-standalone.js';
+import { pkg } from '../../scripts/bundle-options.mjs';
+import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { publishHubRelease } from '../helpers/hub-release.js';
+import { runCli } from '../helpers/run-cli.js';
+import { execInstalled } from '../helpers/run-program.js';
+import { sha256 } from '../helpers/sha256.js';
+import { makeSimWorld } from '../helpers/sim-world.js';
+import { useSimSuite } from '../helpers/sim-suite.js';
+
+void describe('standalone executable', () => {
+  const suite = useSimSuite(makeSimWorld, disposeFixtureAppImages);
+  let out = '';
+  let exe = '';
+  let noNode = '';
+
+  before(async () => {
+    out = await mkdtemp(join(tmpdir(), 'ak-standalone-'));
+    ({ file: exe } = await buildStandalone(out));
+    // A PATH with nothing on it: no node, and no tool the CLI could fall back to.
+    noNode = join(out, 'path-without-node');
+    await mkdir(noNode);
+  });
+  after(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  void it('is one file named for its version and architecture', async () => {
+    assert.equal(exe, join(out, standaloneFileName(pkg.version, process.arch)));
+    assert.ok(((await stat(exe)).mode & 0o111) !== 0, 'executable');
+    await assert.rejects(access(join(noNode, 'node')), 'no node on the test PATH');
+  });
+
+  void it('prints its version with no node on PATH', async () => {
+    const r = await runCli(['--version'], { program: exe, env: { PATH: noNode, HOME: out } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${pkg.version}\n`);
+    assert.equal(r.stderr, '', 'no experimental-feature warning');
+  });
+
+  void it('validates and updates an app from the sim with no node on PATH', async () => {
+    const w = await suite.world();
+    await w.writeForgeRecipe('hello');
+    publishHubRelease(suite.sim, 'hello', '1.0.0', await fixtureAppImage('hello', '1.0.0'));
+    const env = { ...w.env, PATH: noNode };
+    const validate = await runCli(['validate'], { program: exe, env });
+    assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+    assert.match(validate.stdout, /1 valid, 0 invalid/);
+    const update = await runCli<{ apps: { name: string; status: string; path: string }[] }>(
+      ['update', '--json'],
+      { program: exe, env },
+    );
+    assert.equal(update.code, 0, update.stderr);
+    const app = update.json?.apps[0];
+    assert.equal(app?.status, 'updated', update.stdout);
+    assert.equal(await execInstalled(app?.path ?? ''), 'hello 1.0.0');
+  });
+
+  void it('self-update replaces a copy of itself with the newer release', async () => {
+    const w = await suite.world();
+    const bin = join(w.home.root, 'opt');
+    await mkdir(bin);
+    const copy = join(bin, 'appimage-keeper');
+    await copyFile(exe, copy);
+    const body = buildRuntime({ message: 'appimage-keeper 99.0.0\n', arch: 'x86_64' });
+    const name = standaloneFileName('99.0.0', process.arch);
+    const url = suite.sim.putAsset(`/ak/99.0.0/${name}`, body);
+    suite.sim.hub.setLatest('ak', 'appimage-keeper', {
+      tag: 'v99.0.0',
+      assets: [{ name, url, digest: `sha256:${sha256(body)}` }],
+    });
+    const r = await runCli<{ status: string; latest: string; path: string }>(
+      ['self-update', '--repository', `${suite.sim.url}/ak/appimage-keeper`, '--json'],
+      { program: copy, env: { ...w.env, PATH: noNode } },
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.json?.status, 'updated');
+    assert.equal(r.json?.latest, '99.0.0');
+    assert.deepEqual(await readFile(copy), body);
+    assert.equal(await execInstalled(copy), 'appimage-keeper 99.0.0');
+  });
+});
