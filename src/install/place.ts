@@ -1,5 +1,6 @@
 import { chmod, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appFileName } from '../core/file-names.js';
 import { fsyncDir } from '../state/atomic-write.js';
 
 /** Folder inside storage_dir for the version kept for rollback; hidden so it never looks current. */
@@ -7,7 +8,7 @@ export const PREVIOUS_DIR = '.appimage-keeper-previous';
 
 /** Where the kept previous version of an app lives. */
 export function previousPath(storageDir: string, name: string): string {
-  return join(storageDir, PREVIOUS_DIR, `${name}.AppImage`);
+  return join(storageDir, PREVIOUS_DIR, `${appFileName(name)}.AppImage`);
 }
 
 async function exists(path: string): Promise<boolean> {
