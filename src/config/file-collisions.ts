@@ -59,11 +59,16 @@ export function findCollisions(apps: readonly CollisionInput[]): Collision[] {
   }
   return [...others.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([index, set]) => ({ index, others: [...set].sort((x, y) => x - y).map((j) => apps[j]?.file ?? '') }));
+    .map(([index, set]) => ({
+      index,
+      others: [...set].sort((x, y) => x - y).map((j) => apps[j]?.file ?? ''),
+    }));
 }
 
 function filePattern(name: string, settings: Pick<AppSettings, 'storage_dir' | 'naming_format'>): string {
-  const file = settings.naming_format.replaceAll('{name}', appFileName(name)).replaceAll('{version}', VERSION);
+  const file = settings.naming_format
+    .replaceAll('{name}', appFileName(name))
+    .replaceAll('{version}', VERSION);
   return join(settings.storage_dir, file);
 }
 

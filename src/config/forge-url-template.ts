@@ -17,12 +17,18 @@ const SHAPES: Record<ForgeUrlKind, { re: RegExp; example: string }> = {
     re: new RegExp(String.raw`^(.*?)/repos/${REPO}(?:/releases(?:/latest)?)?/?$`),
     example: 'https://api.example.com/repos/{account}/{repository}/releases/latest',
   },
-  'hub-web': { re: new RegExp(String.raw`^(.*?)/${REPO}/?$`), example: 'https://example.com/{account}/{repository}' },
+  'hub-web': {
+    re: new RegExp(String.raw`^(.*?)/${REPO}/?$`),
+    example: 'https://example.com/{account}/{repository}',
+  },
   'lab-api': {
     re: /^(.*?)\/projects\/\{project_path\}(?:\/releases(?:\/permalink\/latest)?)?\/?$/,
     example: 'https://gitlab.example.com/api/v4/projects/{project_path}/releases/permalink/latest',
   },
-  'lab-web': { re: new RegExp(String.raw`^(.*?)/${REPO}/?$`), example: 'https://gitlab.example.com/{repo_path}' },
+  'lab-web': {
+    re: new RegExp(String.raw`^(.*?)/${REPO}/?$`),
+    example: 'https://gitlab.example.com/{repo_path}',
+  },
 };
 
 /** True when the value uses fp's placeholders. */

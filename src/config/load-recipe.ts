@@ -24,7 +24,10 @@ export interface ParsedRecipe {
  * `seen.name` receives the recipe's `name:` as soon as it is read, so a broken recipe is still
  * known by it.
  */
-export async function loadRecipe(location: RecipeLocation, seen: { name?: string } = {}): Promise<ParsedRecipe> {
+export async function loadRecipe(
+  location: RecipeLocation,
+  seen: { name?: string } = {},
+): Promise<ParsedRecipe> {
   let y: YamlFile;
   try {
     y = await readYamlFile(location.file);

@@ -86,7 +86,9 @@ function markDuplicates(apps: AppEntry[]): void {
 }
 
 function listFiles(files: string[]): string {
-  return files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+  return files.length <= 3
+    ? files.join(', ')
+    : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
 }
 
 /**

@@ -101,7 +101,9 @@ function describePatterns(options: AssetMatchOptions): string {
   const parts: string[] = [];
   if (options.glob !== undefined) parts.push(`asset_match "${options.glob}"`);
   if (options.regex !== undefined) parts.push(`asset_match_regex /${options.regex}/`);
-  return parts.length ? parts.join(' and ') : `the default "${DEFAULT_GLOB}" (any case; the recipe sets no asset_match)`;
+  return parts.length
+    ? parts.join(' and ')
+    : `the default "${DEFAULT_GLOB}" (any case; the recipe sets no asset_match)`;
 }
 
 function names(assets: readonly NamedAsset[]): string {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, ExitCode, formatIssue } from '../../src/core/errors.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-import { failedApp, load } from './workspace-fixture.js';
+import { load } from './workspace-fixture.js';
 
 // [line, col, message pattern, hint pattern?] of each expected issue, in file order.
 type Expected = [number, number, RegExp, RegExp?][];

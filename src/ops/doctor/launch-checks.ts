@@ -19,7 +19,9 @@ import { check, type DoctorCheck } from './types.js';
 
 /** The AppImage file pattern of an app for its AppArmor profile: `{version}` becomes `*`. */
 function fileGlob(settings: AppSettings): string {
-  const name = settings.naming_format.replaceAll('{name}', appFileName(settings.name)).replaceAll('{version}', '*');
+  const name = settings.naming_format
+    .replaceAll('{name}', appFileName(settings.name))
+    .replaceAll('{version}', '*');
   return join(settings.storage_dir, name);
 }
 
