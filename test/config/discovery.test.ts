@@ -5,17 +5,7 @@ import { describe, test } from 'node:test';
 import { discoverRecipes } from '../../src/config/discover.js';
 import { selectApps } from '../../src/config/workspace.js';
 import { UsageError } from '../../src/core/errors.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-import { directRecipe, failedApp, load, okApp } from './workspace-fixture.js';
-
-async function withHome(fn: (h: TmpHome) => Promise<void>): Promise<void> {
-  const h = await makeTmpHome();
-  try {
-    await fn(h);
-  } finally {
-    await h.cleanup();
-  }
-}
+import { directRecipe, failedApp, load, okApp, withHome } from './workspace-fixture.js';
 
 async function put(file: string, text: string): Promise<void> {
   await mkdir(join(file, '..'), { recursive: true });

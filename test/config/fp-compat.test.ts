@@ -16,17 +16,7 @@ import { appFileName } from '../../src/core/file-names.js';
 import { renderFileName, tempPrefix } from '../../src/install/naming.js';
 import { ourName } from '../../src/install/desktop-names.js';
 import { corpusFile, skipWithoutCorpus } from '../helpers/corpus.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-import { directRecipe, failedApp, load, okApp } from './workspace-fixture.js';
-
-async function withHome(fn: (h: TmpHome) => Promise<void>): Promise<void> {
-  const h = await makeTmpHome();
-  try {
-    await fn(h);
-  } finally {
-    await h.cleanup();
-  }
-}
+import { directRecipe, failedApp, load, okApp, withHome } from './workspace-fixture.js';
 
 void describe('fp-appimage-updater documentation configs', { skip: skipWithoutCorpus() }, () => {
   void test('every config dir of its README and docs validates', (t) =>
