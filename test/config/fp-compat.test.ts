@@ -242,3 +242,15 @@ void describe('nothing below apps/ is ignored silently', () => {
       assert.match(files?.message ?? '', /broken\.yml \(broken link or unreadable\)/);
     }));
 });
+
+void describe('a forge recipe without asset_match', () => {
+  void test('validates (fp takes every asset; the resolver then takes the AppImages by architecture)', () =>
+    withHome(async (h) => {
+      await h.writeRecipe(
+        'bare',
+        'name: bare\nstrategy:\n  strategy: forge\n  repository: https://github.com/o/r\n',
+      );
+      const s = okApp(await load(h), 'bare').strategy;
+      assert.ok(s.strategy === 'forge' && s.asset_match === undefined && s.asset_match_regex === undefined);
+    }));
+});
