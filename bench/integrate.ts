@@ -72,7 +72,7 @@ async function main(): Promise<void> {
         env: {},
       });
       ours.push({ ms: performance.now() - t0, bytes: res.bytesRead });
-      await removeIntegration(res.record);
+      if (res.record) await removeIntegration(res.record, 'big');
     }
 
     const baseline = await shellBaseline();

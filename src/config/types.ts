@@ -5,6 +5,9 @@
 
 export type CheckMethod = 'etag' | 'last-modified';
 
+/** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */
+export type DeltaMethod = 'auto' | 'zsync' | 'blockmap' | 'off';
+
 export interface ForgeStrategy {
   strategy: 'forge';
   /** https://<host>/<owner>/<repo> (lab: nested groups allowed). */
@@ -46,6 +49,7 @@ export interface GlobalSettings {
   manage_desktop_files: boolean;
   create_symlinks: boolean;
   segmented_downloads: boolean;
+  delta: DeltaMethod;
   show_all: boolean;
   respect_rate_limits: boolean;
   hub_proxy: boolean;
@@ -59,6 +63,10 @@ export interface GlobalSettings {
   download_connections: number;
   /** Seconds without a byte before a connection is considered stalled (default 30). */
   stall_timeout: number;
+  /** Bytes per second a download must average over each stall_timeout window (default 10 KiB/s; 0 = off). */
+  min_rate: number;
+  /** Seconds one app's whole update may take (default 1800). */
+  app_timeout: number;
   /** Send a desktop notification after unattended runs that changed something (default false). */
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
@@ -92,4 +100,9 @@ export interface AppSettings extends GlobalSettings {
   recipeFile: string;
   recipeDir: string;
   token?: { value: string; source: TokenSource } | undefined;
+  /**
+   * Set when a shared token (environment, secrets.yml, config.yml) exists but is not sent because
+   * this recipe points the hub API away from the base config.yml names.
+   */
+  tokenWithheld?: TokenSource | undefined;
 }

@@ -12,7 +12,14 @@ export async function downloadResolution(
   settings: AppSettings,
   resolution: Resolution,
   ctx: Context,
-  target: { destDir: string; tempPrefix: string; signal: AbortSignal; tap?: ByteTap | undefined },
+  target: {
+    destDir: string;
+    tempPrefix: string;
+    signal: AbortSignal;
+    tap?: ByteTap | undefined;
+    /** Bytes on disk so far, as the download reports them (for counting what was received). */
+    onReceived?: ((received: number) => void) | undefined;
+  },
 ): Promise<DownloadResult> {
   ctx.emit({
     type: 'download:start',
@@ -31,9 +38,12 @@ export async function downloadResolution(
     segmented: settings.segmented_downloads,
     connections: settings.download_connections,
     stallTimeoutMs: settings.stall_timeout * 1000,
+    minBytesPerSec: settings.min_rate,
     signal: target.signal,
-    onProgress: (received, total) =>
-      ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
+    onProgress: (received, total) => {
+      target.onReceived?.(received);
+      ctx.emit({ type: 'download:progress', app: settings.name, received, total });
+    },
   });
   ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
   return result;

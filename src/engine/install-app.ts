@@ -9,6 +9,7 @@ import { cleanStaleTemps } from '../net/download/index.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { placeAppImage } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
 import { expectedChecksum } from './checksum.js';
@@ -25,6 +26,8 @@ export interface InstallResult {
   integration: AppState['integration'];
   /** The app's signature pin after this install. */
   signature: AppState['signature'];
+  /** Where the desktop entry went (undefined when integration is off or failed). */
+  desktop: DesktopPlacement | undefined;
   warnings: string[];
   method: string;
   bytesDownloaded: number;
@@ -147,6 +150,8 @@ export async function installApp(
       symlink,
       previous: current?.integration,
       dataHome: run.ctx.paths.dataHome,
+      dataDirs: run.ctx.paths.dataDirs,
+      claims: run.desktopClaims,
       env: run.ctx.env,
     });
     warnings.push(...integ.warnings);
@@ -156,6 +161,7 @@ export async function installApp(
       symlink,
       integration: integ.record,
       signature: signature.state,
+      desktop: integ.placement,
       warnings,
       method: fetched.method,
       bytesDownloaded: fetched.bytesDownloaded,

@@ -10,7 +10,7 @@ import { readYamlFile } from '../config/yaml-file.js';
 import type { KeeperError } from '../core/errors.js';
 import type { StateStore } from '../state/store.js';
 import type { AppState } from '../state/types.js';
-import { limitedHost } from '../strategy/resolve.js';
+import { appKey } from '../forge/rate-limit.js';
 
 /** Where an effective value came from. */
 export type SettingSource = 'default' | 'config.yml' | 'recipe';
@@ -22,11 +22,13 @@ export interface SettingInfo {
   source: SettingSource;
 }
 
-/** An open rate-limit window that applies to the app. */
+/** An open rate-limit window that applies to the app (with the URL and host that opened it). */
 export interface RateLimitInfo {
   key: string;
   until: string;
   message: string;
+  url?: string | undefined;
+  host?: string | undefined;
 }
 
 /** The `info` document for one app. */
@@ -56,7 +58,7 @@ export async function appInfo(ws: Workspace, store: StateStore, name: string, no
     settings,
     token: entry?.ok && entry.settings.token ? { source: entry.settings.token.source } : null,
     state,
-    rateLimits: rateLimitsFor(store, name, entry, now),
+    rateLimits: rateLimitsFor(store, name, now),
   };
 }
 
@@ -111,18 +113,8 @@ async function recipeTopKeys(file: string): Promise<Set<string>> {
   }
 }
 
-function rateLimitsFor(
-  store: StateStore,
-  name: string,
-  entry: AppEntry | undefined,
-  now: Date,
-): RateLimitInfo[] {
-  const keys = [`app:${name}`];
-  if (entry?.ok) keys.push(`host:${limitedHost(entry.settings)}`);
-  const out: RateLimitInfo[] = [];
-  for (const key of keys) {
-    const w = store.getRateLimit(key);
-    if (w && Date.parse(w.until) > now.getTime()) out.push({ key, until: w.until, message: w.message });
-  }
-  return out;
+function rateLimitsFor(store: StateStore, name: string, now: Date): RateLimitInfo[] {
+  const key = appKey(name);
+  const w = store.getRateLimit(key);
+  return w && Date.parse(w.until) > now.getTime() ? [{ ...w, key }] : [];
 }

@@ -72,6 +72,8 @@ export interface AppState {
   symlink?: string | undefined;
   /** Held apps are skipped by update until `update --force` or `unhold`. */
   hold?: boolean | undefined;
+  /** Set by `remove` (ISO time): nothing is installed and `update` skips the app until it is named. */
+  removedAt?: string | undefined;
   lastCheck?: string | undefined;
   lastUpdate?: string | undefined;
   /** Latest version seen by check or update. */
@@ -83,10 +85,18 @@ export interface AppState {
   releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }
 
-/** One rate-limit window, per API host (`host:<h>`) or per app (`app:<name>`). */
+/**
+ * An open rate-limit window of one app (`app:<name>`): it holds only while the app still asks the
+ * same URL, and names the host that answered with the limit.
+ */
 export interface RateLimitWindow {
+  /** ISO timestamp at which requests may be sent again. */
   until: string;
   message: string;
+  /** The URL the app requested when the limit came (the window ends when the app's URL changes). */
+  url?: string | undefined;
+  /** Host that answered with the limit (after redirects). */
+  host?: string | undefined;
 }
 
 /** Summary of the last mutating run, for `schedule status` and `doctor`. */

@@ -154,6 +154,16 @@ const RECIPES: [string, string, Expected][] = [
   ['name-control', `name: "a\\tb"\n${DIRECT}`, [[1, 9, /^name: contains the control character \\t$/]]],
   ['name-blank', `name: "  "\n${DIRECT}`, [[1, 7, /^name: must not be empty$/]]],
   [
+    'zsync-with-delta-off',
+    `name: a\nzsync: true\ndelta: off\n${DIRECT}`,
+    [[3, 8, /^delta: off turns the zsync setting off; remove zsync or set delta to auto or zsync$/]],
+  ],
+  [
+    'delta-unknown',
+    `name: a\ndelta: rsync\n${DIRECT}`,
+    [[2, 8, /^delta: must be auto, zsync, blockmap or off$/]],
+  ],
+  [
     'bad-env-name',
     `name: a\ndesktop_env:\n  "BAD-NAME": 1\n${DIRECT}`,
     [[3, 3, /^desktop_env\.BAD-NAME: must be a valid environment variable name$/]],

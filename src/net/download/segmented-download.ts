@@ -90,7 +90,8 @@ export async function runSegmented(
     let failures = 0;
     let pendingFirst = initial;
     while (seg.written < seg.end && !failure) {
-      const attempt = pendingFirst?.attempt ?? new Attempt(groupSignal, ctx.stallTimeoutMs);
+      const attempt =
+        pendingFirst?.attempt ?? new Attempt(groupSignal, ctx.stallTimeoutMs, ctx.minBytesPerSec);
       live.add(attempt);
       const startedAt = seg.written;
       try {

@@ -9,6 +9,8 @@ export interface TransferContext {
   headers: Record<string, string>;
   signal: AbortSignal | undefined;
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall_timeout window is a stall too (0 = no rule). */
+  minBytesPerSec: number;
   maxRetries: number;
   expectedSize: number | undefined;
   /** Retries over the whole download, all connections. */

@@ -15,6 +15,11 @@ export interface DownloadRequest {
   minSegmentBytes?: number;
   /** A connection that receives no byte for this long is abandoned and resumed. */
   stallTimeoutMs: number;
+  /**
+   * Fewer bytes per second than this over a whole `stallTimeoutMs` window fails the attempt with
+   * DOWNLOAD_TOO_SLOW, retried like a stall (default 0: only silence counts).
+   */
+  minBytesPerSec?: number;
   /** Failed attempts in a row (without progress) per connection before giving up (default 4). */
   maxRetries?: number;
   signal?: AbortSignal;
