@@ -3,9 +3,19 @@ import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 import { commonOptions } from './bundle-options.mjs';
 
+// `--test-hooks --outfile=F` makes the test harness's build (see src/trust/provenance/test-hooks.ts);
+// the published bundle is always built without them.
+const testHooks = process.argv.includes('--test-hooks');
+const outfile = process.argv.find((a) => a.startsWith('--outfile='))?.slice('--outfile='.length);
+if (testHooks !== (outfile !== undefined)) {
+  console.error('build: --test-hooks needs --outfile=FILE outside dist/, and --outfile only goes with it');
+  process.exit(2);
+}
+
 await build({
   ...commonOptions,
-  outfile: 'dist/appimage-keeper.mjs',
+  ...(testHooks ? { define: { ...commonOptions.define, __KEEPER_TEST_HOOKS__: 'true' } } : {}),
+  outfile: outfile ?? 'dist/appimage-keeper.mjs',
   format: 'esm',
   sourcemap: 'linked',
   banner: {
@@ -13,4 +23,4 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __akCreateRequire } from 'node:module';\nconst require = __akCreateRequire(import.meta.url);",
   },
 });
-chmodSync('dist/appimage-keeper.mjs', 0o755);
+chmodSync(outfile ?? 'dist/appimage-keeper.mjs', 0o755);

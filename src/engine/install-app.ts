@@ -12,6 +12,7 @@ import { placeSymlink } from '../install/symlink.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
+import type { ProvenanceOutcome } from '../trust/provenance/stage.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
@@ -32,6 +33,26 @@ export interface InstallResult {
   method: string;
   bytesDownloaded: number;
   bytesReused: number;
+}
+
+/**
+ * The provenance stage, loaded only when an app turns it on: the Sigstore verifier costs 100+ ms
+ * to initialise, which a run with `provenance: off` should not pay.
+ */
+async function provenanceStage(
+  settings: AppSettings,
+  resolution: Resolution,
+  current: AppState | undefined,
+  run: Run,
+): Promise<ProvenanceOutcome> {
+  if (settings.provenance === 'off') return { warnings: [], requests: 0 };
+  const { checkProvenance } = await import('../trust/provenance/stage.js');
+  return checkProvenance(settings, resolution, current?.installed?.provenance, {
+    ctx: run.ctx,
+    store: run.store,
+    memo: run.memo,
+    signal: run.signal,
+  });
 }
 
 /** Makes sure storage_dir exists and is writable before spending bandwidth. */
@@ -59,6 +80,8 @@ export async function installApp(
   run: Run,
 ): Promise<InstallResult> {
   const dir = settings.storage_dir;
+  // Attestations are checked against the published digest before a byte is downloaded.
+  const provenance = await provenanceStage(settings, resolution, current, run);
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name));
   const oldFile = current?.installed?.file;
@@ -68,7 +91,7 @@ export async function installApp(
   let tap = newTap();
   const fetched = await fetchAsset(settings, resolution, oldFile, run, tap);
   let appImagePath = fetched.path;
-  const warnings = [...fetched.warnings];
+  const warnings = [...provenance.warnings, ...fetched.warnings];
   try {
     const sha256 = await expectedChecksum(resolution, run.signal);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
@@ -127,6 +150,7 @@ export async function installApp(
       size: fetched.size,
       sha256: fileSha,
       installedAt: now,
+      ...(provenance.record ? { provenance: provenance.record } : {}),
       ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     };
     const previous =

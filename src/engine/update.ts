@@ -1,5 +1,6 @@
 import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
+import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
@@ -171,6 +172,9 @@ export async function updateApps(
         ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
       };
     } catch (err) {
+      if (err instanceof ProvenanceRateLimited) {
+        return { ...base, status: 'rate_limited', retry_at: err.retryAt.toISOString(), reason: err.message };
+      }
       // What the failed or interrupted transfer really cost is counted too.
       const spent = run.bytesByApp.get(entry.name);
       const bytes = spent ? { bytes_downloaded: spent } : {};

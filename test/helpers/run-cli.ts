@@ -26,6 +26,8 @@ export interface RunCliOptions {
   cwd?: string;
   /** Kill the process after this long (default 60 s) and reject. */
   timeoutMs?: number;
+  /** Another build of the CLI (default CLI_PATH), e.g. the test-hooks build. */
+  cliPath?: string;
   /** An executable to run instead of `node dist/appimage-keeper.mjs` (the standalone build, an installed bin). */
   program?: string;
 }
@@ -34,7 +36,9 @@ export interface RunCliOptions {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
 export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
   return new Promise((resolve, reject) => {
-    const [cmd, argv] = opts.program ? [opts.program, args] : [process.execPath, [CLI_PATH, ...args]];
+    const [cmd, argv] = opts.program
+      ? [opts.program, args]
+      : [process.execPath, [opts.cliPath ?? CLI_PATH, ...args]];
     const child = spawn(cmd, argv, {
       env: opts.env,
       cwd: opts.cwd ?? REPO_ROOT,

@@ -29,6 +29,8 @@ export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSet
     app_timeout: 1800,
     notify: false,
     keep_previous: true,
+    provenance: 'off',
+    release_attestation: 'auto',
     signature: 'tofu',
     launch_fixes: true,
     auto_self_update: false,
