@@ -23,7 +23,7 @@ const STRATEGY_DOCS: Record<string, Record<string, string>> = {
     repository:
       'Repository URL `https://<host>/<owner>/<repo>` on the hub, the lab (nested groups allowed) or a Gitea/Forgejo host.',
     asset_match:
-      'Glob against release asset names (case-sensitive). Required unless `asset_match_regex` is set.',
+      'Glob against release asset names (case-sensitive). Without it and `asset_match_regex`, every `*.AppImage` asset (any letter case) is a candidate, narrowed by this machine’s architecture.',
     asset_match_regex:
       'Regular expression (RE2 syntax, as Rust’s `regex`) that must match the whole asset name, as `^(?:re)$`. Inline flags such as `(?i)` and POSIX classes inside brackets (`[[:digit:]]`) work; backreferences and lookaround are reported by `validate` at their position. With `asset_match` too, an asset must match both.',
     inner_asset_match:
@@ -82,7 +82,7 @@ function strategyTable(
     if (!text) throw new Error(`scripts/config-docs.ts: no description for strategy.${key} (${kind})`);
     // A field is optional exactly when its schema accepts "absent".
     const required = !shape[key]?.safeParse(undefined).success;
-    const note = kind === 'forge' && key === 'asset_match' ? 'one of the two' : required ? 'yes' : 'no';
+    const note = required ? 'yes' : 'no';
     rows.push(`| \`strategy.${key}\` | ${note} | ${cell(text)} |`);
   }
   for (const key of Object.keys(docs))
@@ -162,14 +162,23 @@ function rawMarkdown(): string {
     '',
     '### Recipe layouts',
     '',
-    '- `apps/<app>/<app>.yml` (or `.yaml`): the folder layout. Other YAML files in the folder are not recipes',
-    '  (they may be data for a resolver script), so the folder can hold anything the app needs.',
-    '- `apps/<app>.yml` (or `.yaml`): the flat layout, for recipes that need no other files.',
-    '- Files and folders whose names start with `.` are skipped; deeper folders are not searched.',
-    '- The app is named by its `name` field, not the file name. Names are one safe path component:',
-    '  letters, digits, `.`, `_`, `+`, `-`, starting with a letter or digit, at most 100 characters.',
-    '- Two recipes whose names differ only in case, or whose `storage_dir` + `naming_format` give the same',
-    '  file, both fail (`RECIPE_DUPLICATE`); the other apps still load.',
+    '- Every `*.yml` and `*.yaml` file below `apps/` is a recipe, in any folder (up to 8 deep):',
+    '  `apps/<app>.yml`, `apps/<app>/<app>.yml`, `apps/<app>/main.yml`, `apps/group/<app>.yaml`. A folder',
+    '  can hold the recipe’s scripts; data files for a script must not end in `.yml`/`.yaml`.',
+    '- Files and folders whose names start with `.` are skipped; a folder reached twice (a symlink loop),',
+    '  a broken link or anything deeper is listed by `validate` and `doctor` as not read.',
+    '- The app is named by its `name` field, not the file name; a recipe that fails to load is still shown',
+    '  by its `name` when that could be read. Any one line of text up to 100 bytes names an app (spaces,',
+    '  accents, other scripts, a leading `_`). Where the name becomes a file name (`{name}`, the symlink,',
+    '  desktop ids, temp files) it is made safe by one rule: a name of letters, digits, `.`, `_`, `+`, `-`',
+    '  starting with a letter or digit is kept as it is; otherwise accents are dropped (`é` → `e`), every',
+    '  other run of characters becomes `_`, and leading characters that are not a letter or digit are',
+    '  removed (`My App` → `My_App`, `_tool` → `tool`, `Café Ünïcode` → `Cafe_Unicode`); a name with',
+    '  nothing left becomes `app-` and 8 hex digits of its SHA-256.',
+    '- Two recipes whose safe names differ only in case, or whose `storage_dir` + `naming_format` can give',
+    '  the same file for some versions, fail (`RECIPE_DUPLICATE`, naming the other file); the other apps',
+    '  still load. So a `naming_format` without `{name}` (`CurseForge-{version}.AppImage`) is fine as long',
+    '  as no other app in that `storage_dir` can produce the same name.',
     '- `ignore: true` keeps an app listed (`list`, `validate`) while `check` and `update` skip it.',
     '',
     '### Strategy blocks',
@@ -192,8 +201,11 @@ function rawMarkdown(): string {
     ...strategyTable('script', scriptStrategySchema.shape),
     '',
     'The script runs with `bash`, its working directory is the recipe’s folder, and it receives `APP_NAME`,',
-    '`APP_VERSION` (installed version, may be empty) and `APP_ARCH`. `script_path` must exist when the recipe',
-    'is validated and must not point (directly or through a symlink) outside the recipe’s folder.',
+    '`APP_VERSION` (installed version, may be empty) and `APP_ARCH`. `script_path` is relative to the recipe’s',
+    'folder, or absolute; it must be an existing regular file when the recipe is validated. A script outside',
+    'the recipe’s folder (`../shared.sh`, `/home/me/bin/resolve.sh`) is your own file and is allowed.',
+    'The first two lines of its output are the URL and the version; further lines are ignored (`-v` says',
+    'how many).',
     '',
     '## The hub token',
     '',

@@ -7,6 +7,7 @@ void runCli({
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
 }).then((code) => {
   process.exitCode = code;
 });

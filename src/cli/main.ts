@@ -3,6 +3,8 @@ import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
 import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
 import { completionCommand } from './commands/completion.js';
+import { editCommand } from './commands/edit.js';
+import { infoCommand } from './commands/info.js';
 import { initCommand, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
@@ -22,6 +24,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** For interactive questions (`edit` offering to reopen); absent means not interactive. */
+  stdin?: NodeJS.ReadableStream | undefined;
 }
 
 /** Per-invocation plumbing shared by command actions. */
@@ -82,6 +86,20 @@ function buildProgram(inv: Invocation): Command {
     .addOption(new Option('--names', 'print app names only (for shell completion)').hideHelp())
     .action(async (opts: { names?: boolean }) =>
       inv.setResult('list', await listCommand(ctx(), inv.output(), opts)),
+    );
+
+  program
+    .command('info')
+    .description('show everything known about one app: recipe, settings and their source, state')
+    .argument('<app>', 'app to show')
+    .action(async (app: string) => inv.setResult('info', await infoCommand(ctx(), inv.output(), app)));
+
+  program
+    .command('edit')
+    .description('open an app’s recipe in $VISUAL or $EDITOR and validate it on save')
+    .argument('<app>', 'app whose recipe to edit')
+    .action(async (app: string) =>
+      inv.setResult('edit', await editCommand(ctx(), inv.output(), app, { stdin: inv.io.stdin })),
     );
 
   program

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
 import { namingFormatProblems } from './naming-format.js';
 import type { GlobalSettings } from './types.js';
 
@@ -33,6 +34,16 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+// A base URL, or fp-appimage-updater's per-repository template reduced to its base.
+function forgeUrl(kind: ForgeUrlKind): z.ZodType {
+  return httpUrl.transform((value, ctx) => {
+    const r = forgeUrlBase(value, kind);
+    if ('base' in r) return r.base;
+    ctx.addIssue({ code: 'custom', message: r.error });
+    return z.NEVER;
+  });
+}
+
 const pathString = z.string().trim().min(1, 'must not be empty');
 
 const namingFormat = z
@@ -49,8 +60,6 @@ const namingFormat = z
       });
     if (/[/\0]/.test(value))
       ctx.addIssue({ code: 'custom', message: 'must not contain "/": it names a file inside storage_dir' });
-    if (!value.includes('{name}'))
-      ctx.addIssue({ code: 'custom', message: 'must contain {name} so two apps never share a file' });
     if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
     for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
   });
@@ -89,7 +98,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     key: 'naming_format',
     type: 'string',
     default: '{name}.AppImage',
-    description: 'File name template in storage_dir: {name} = recipe name, {version} = resolved version.',
+    description:
+      'File name template in storage_dir: {name} = recipe name (made safe for file names), {version} = resolved version. Without {name}, validate checks that no two apps can produce the same file.',
     aliases: [],
     schema: namingFormat,
   },
@@ -170,33 +180,37 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     key: 'hub_release_api_url',
     type: 'string (URL)',
     default: undefined,
-    description: 'Hub REST API base URL (enterprise instances).',
+    description:
+      'Hub REST API base URL (enterprise instances), or fp’s template ending in /repos/{account}/{repository}/releases/latest.',
     aliases: ['github_release_api_url'],
-    schema: httpUrl,
+    schema: forgeUrl('hub-api'),
   },
   {
     key: 'hub_release_web_url',
     type: 'string (URL)',
     default: undefined,
-    description: 'Hub web base URL; repositories on its host use the hub API.',
+    description:
+      'Hub web base URL; repositories on its host use the hub API. fp’s template …/{account}/{repository} is read as its base.',
     aliases: ['github_release_web_url'],
-    schema: httpUrl,
+    schema: forgeUrl('hub-web'),
   },
   {
     key: 'lab_release_api_url',
     type: 'string (URL)',
     default: undefined,
-    description: 'Lab API base URL (self-managed instances), e.g. https://lab.example.com/api/v4.',
+    description:
+      'Lab API base URL (self-managed instances), e.g. https://lab.example.com/api/v4, or fp’s template ending in /projects/{project_path}/releases/permalink/latest.',
     aliases: ['gitlab_release_api_url'],
-    schema: httpUrl,
+    schema: forgeUrl('lab-api'),
   },
   {
     key: 'lab_release_web_url',
     type: 'string (URL)',
     default: undefined,
-    description: 'Lab web base URL; repositories on its host use the lab API.',
+    description:
+      'Lab web base URL; repositories on its host use the lab API. fp’s template …/{repo_path} is read as its base.',
     aliases: ['gitlab_release_web_url'],
-    schema: httpUrl,
+    schema: forgeUrl('lab-web'),
   },
   {
     key: 'download_connections',

@@ -1,3 +1,4 @@
+import { firstControlChar } from '../core/control-chars.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { RecipeLocation } from './discover.js';
 import { aliasMap, GLOBAL_FIELDS } from './fields.js';
@@ -18,8 +19,15 @@ export interface ParsedRecipe {
   yaml: YamlFile;
 }
 
-/** Reads, validates and checks one recipe; any problem throws a ConfigError listing every issue. */
-export async function loadRecipe(location: RecipeLocation): Promise<ParsedRecipe> {
+/**
+ * Reads, validates and checks one recipe; any problem throws a ConfigError listing every issue.
+ * `seen.name` receives the recipe's `name:` as soon as it is read, so a broken recipe is still
+ * known by it.
+ */
+export async function loadRecipe(
+  location: RecipeLocation,
+  seen: { name?: string } = {},
+): Promise<ParsedRecipe> {
   let y: YamlFile;
   try {
     y = await readYamlFile(location.file);
@@ -30,6 +38,8 @@ export async function loadRecipe(location: RecipeLocation): Promise<ParsedRecipe
     ]);
   }
   const data = expectMapping(y);
+  if (typeof data.name === 'string' && data.name.trim() !== '' && firstControlChar(data.name) === -1)
+    seen.name = data.name;
   const spelledAs = new Map([...RECIPE_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
   const issues: ConfigIssue[] = normalizeAliases(y, data, RECIPE_ALIASES);
   const parsed = recipeSchema.safeParse(data);

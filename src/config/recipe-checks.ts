@@ -1,5 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { escapeControlChar, firstControlChar } from '../core/control-chars.js';
 import type { ConfigIssue } from '../core/errors.js';
@@ -27,23 +27,9 @@ export async function checkRecipe(
   recipeDir: string,
 ): Promise<ConfigIssue[]> {
   const issues: ConfigIssue[] = [];
-  const name = data.name;
-  if (typeof name === 'string' && !APP_NAME_RE.test(name)) {
-    issues.push(
-      issueAt(y, ['name'], `name: "${name}" is not a safe file name`, {
-        hint: 'use letters, digits, ".", "_", "+" or "-", starting with a letter or digit',
-      }),
-    );
-  }
+  issues.push(...nameIssues(y, data.name));
   const strategy = (data.strategy ?? {}) as Record<string, unknown>;
   if (strategy.strategy === 'forge') {
-    if (strategy.asset_match === undefined && strategy.asset_match_regex === undefined) {
-      issues.push(
-        issueAt(y, ['strategy'], 'strategy: forge needs "asset_match" or "asset_match_regex"', {
-          hint: 'e.g. asset_match: "*x86_64.AppImage"',
-        }),
-      );
-    }
     for (const key of ['asset_match', 'inner_asset_match'] as const) {
       const v = strategy[key];
       const err = typeof v === 'string' ? globError(v) : undefined;
@@ -102,6 +88,27 @@ export async function checkRecipe(
   return issues;
 }
 
+/**
+ * Any text names an app (spaces, other scripts, a leading `_`): file names use its safe form
+ * (appFileName). It must still be one line of printable text, and bounded.
+ */
+function nameIssues(y: YamlFile, name: unknown): ConfigIssue[] {
+  if (typeof name !== 'string') return [];
+  if (name.trim() === '') return [issueAt(y, ['name'], 'name: must not be empty')];
+  const at = firstControlChar(name);
+  if (at !== -1)
+    return [
+      issueAt(y, ['name'], `name: contains the control character ${escapeControlChar(name.charAt(at))}`, {
+        offset: at,
+      }),
+    ];
+  if (name !== name.trim())
+    return [issueAt(y, ['name'], 'name: starts or ends with spaces', { hint: `use "${name.trim()}"` })];
+  if (Buffer.byteLength(name) > MAX_APP_NAME_BYTES)
+    return [issueAt(y, ['name'], `name: longer than ${MAX_APP_NAME_BYTES} bytes`)];
+  return [];
+}
+
 // Desktop entries are line-based text: a control character in a value breaks the file.
 function desktopValueIssues(y: YamlFile, data: Record<string, unknown>): ConfigIssue[] {
   const values: [PropertyKey[], unknown][] = [];
@@ -131,19 +138,13 @@ export function resolveScriptPath(scriptPath: string, recipeDir: string): string
   return isAbsolute(scriptPath) ? scriptPath : resolve(recipeDir, scriptPath);
 }
 
+// A script outside the recipe's folder (`../shared.sh`, an absolute path) is the user's own file,
+// as fp-appimage-updater allows; it must exist and be a regular file (through links too).
 async function scriptPathError(scriptPath: string, recipeDir: string): Promise<string | undefined> {
   const full = resolveScriptPath(scriptPath, recipeDir);
-  const rel = relative(recipeDir, full);
-  if (rel.startsWith('..') || isAbsolute(rel))
-    return `"${scriptPath}" is outside the recipe's folder ${recipeDir}`;
   try {
     const st = await stat(full);
-    if (!st.isFile()) return `"${scriptPath}" is not a file`;
-    const real = await realpath(full);
-    const realDir = await realpath(recipeDir);
-    const realRel = relative(realDir, real);
-    if (realRel.startsWith('..') || isAbsolute(realRel))
-      return `"${scriptPath}" links outside the recipe's folder`;
+    if (!st.isFile()) return `"${scriptPath}" is not a regular file (${full})`;
   } catch {
     return `"${scriptPath}" does not exist (looked for ${full})`;
   }

@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { KeeperError, toKeeperError, UsageError } from '../core/errors.js';
-import { discoverRecipes } from './discover.js';
+import { discoverRecipeFiles, type SkippedEntry } from './discover.js';
 import { loadConfig, loadSecrets, type LoadedConfig, type LoadedSecrets } from './load-config.js';
 import { loadRecipe } from './load-recipe.js';
 import type { Paths } from './paths.js';
+import { findCollisions } from './file-collisions.js';
 import { APP_NAME_RE } from './recipe-checks.js';
 import { effectiveAppSettings, effectiveGlobal } from './settings.js';
 import { tokenScopeWarnings } from './token-scope-warnings.js';
@@ -22,6 +22,8 @@ export interface Workspace {
   global: GlobalSettings;
   apps: AppEntry[];
   warnings: string[];
+  /** Files and folders below `apps/` that were not read as recipes, with the reason. */
+  skipped: SkippedEntry[];
 }
 
 /**
@@ -33,11 +35,12 @@ export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promi
   const secrets = await loadSecrets(paths);
   const global = effectiveGlobal(config.values, paths.configDir, env);
   const warnings = [...secrets.warnings];
-  const locations = await discoverRecipes(paths.appsDir);
+  const { recipes: locations, skipped } = await discoverRecipeFiles(paths.appsDir);
   const apps: AppEntry[] = await Promise.all(
     locations.map(async (loc): Promise<AppEntry> => {
+      const seen: { name?: string } = {};
       try {
-        const recipe = await loadRecipe(loc);
+        const recipe = await loadRecipe(loc, seen);
         const settings = effectiveAppSettings({
           global,
           recipe: recipe.values,
@@ -48,7 +51,8 @@ export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promi
         });
         return { name: settings.name, file: loc.file, ok: true, settings };
       } catch (err) {
-        return { name: loc.id, file: loc.file, ok: false, error: toKeeperError(err) };
+        // An invalid recipe is still known by its `name:` when that could be read.
+        return { name: seen.name ?? loc.id, file: loc.file, ok: false, error: toKeeperError(err) };
       }
     }),
   );
@@ -61,37 +65,32 @@ export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promi
   }
   apps.sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
   warnings.push(...tokenScopeWarnings(apps, global));
-  return { paths, config, secrets, global, apps, warnings };
+  return { paths, config, secrets, global, apps, warnings, skipped };
 }
 
 // Two recipes must never write the same file, symlink or desktop entry.
 function markDuplicates(apps: AppEntry[]): void {
-  const byKey = new Map<string, AppEntry[]>();
-  for (const app of apps) {
-    const keys = new Set([`name:${app.name.toLowerCase()}`]);
-    if (app.ok) {
-      const file = app.settings.naming_format.replaceAll('{name}', app.name).replaceAll('{version}', '\0');
-      keys.add(`file:${join(app.settings.storage_dir, file)}`);
-    }
-    for (const key of keys) byKey.set(key, [...(byKey.get(key) ?? []), app]);
+  for (const { index, others } of findCollisions(apps)) {
+    const app = apps[index];
+    // A recipe that already failed keeps its own error; the valid one names it.
+    if (!app?.ok) continue;
+    apps[index] = {
+      name: app.name,
+      file: app.file,
+      ok: false,
+      error: new KeeperError(
+        'RECIPE_DUPLICATE',
+        `${app.file}: app "${app.name}" would use the same name or file as ${listFiles(others)}`,
+        { hint: 'give each recipe a distinct name, or a naming_format that contains {name}' },
+      ),
+    };
   }
-  for (const group of byKey.values()) {
-    if (group.length < 2) continue;
-    for (const app of group) {
-      const others = group.filter((o) => o !== app).map((o) => o.file);
-      const index = apps.indexOf(app);
-      apps[index] = {
-        name: app.name,
-        file: app.file,
-        ok: false,
-        error: new KeeperError(
-          'RECIPE_DUPLICATE',
-          `${app.file}: app "${app.name}" would use the same name or file as ${others.join(', ')}`,
-          { hint: 'give each recipe a distinct name' },
-        ),
-      };
-    }
-  }
+}
+
+function listFiles(files: string[]): string {
+  return files.length <= 3
+    ? files.join(', ')
+    : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
 }
 
 /**

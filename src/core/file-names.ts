@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Names appimage-keeper reserves for itself. Every file and folder it creates in `storage_dir`
  * for its own use (temp downloads, kept previous versions) starts with this prefix, and cleanup
@@ -27,4 +29,24 @@ export const MAX_APP_NAME_BYTES = 100;
 /** True when a file name starts with the reserved prefix. */
 export function isReservedFileName(name: string): boolean {
   return name.startsWith(RESERVED_FILE_PREFIX);
+}
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
+
+/**
+ * The one rule that turns an app name into a file-name component ({name}, symlink, temp files,
+ * desktop ids). Names of letters, digits, `.`, `_`, `+`, `-` starting with a letter or digit stay
+ * as they are; otherwise accents are dropped (é → e), every other run of characters (spaces,
+ * other scripts, `/`) becomes `_`, and what does not start with a letter or digit is trimmed, so
+ * the result never starts with `.` or `-`. A name with nothing left is `app-<hash>`.
+ */
+export function appFileName(name: string): string {
+  if (SAFE_NAME.test(name) && Buffer.byteLength(name) <= MAX_APP_NAME_BYTES) return name;
+  const ascii = name.normalize('NFKD').replace(/\p{M}+/gu, '');
+  const cleaned = ascii
+    .replace(/[^A-Za-z0-9._+-]+/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/_+$/, '')
+    .slice(0, MAX_APP_NAME_BYTES);
+  return cleaned || `app-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
 }

@@ -1,5 +1,5 @@
 import { rm, rmdir, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
 import { TEMP_PREFIX } from '../core/file-names.js';
@@ -114,9 +114,11 @@ export async function removeApp(
   if (opts.purge) {
     const entry = ws.apps.find((a) => a.name === name);
     if (entry) {
-      // Folder layout: the folder holds the recipe and its scripts, so it goes as a whole.
+      // A folder holding only this recipe (and its scripts) goes as a whole; a folder that holds
+      // another app's recipe too, or apps/ itself, loses only this file.
       const folder = dirname(entry.file);
-      const target = folder !== ws.paths.appsDir ? folder : entry.file;
+      const shared = ws.apps.some((a) => a !== entry && isInside(a.file, folder));
+      const target = folder !== ws.paths.appsDir && !shared ? folder : entry.file;
       await rm(target, { recursive: true, force: true });
       out.purged_recipe = target;
     }
@@ -154,4 +156,9 @@ export async function removeStrayTemps(ws: Workspace): Promise<string[]> {
     removed.push(...(await cleanStaleTemps(join(dir, PREVIOUS_DIR), TEMP_PREFIX, LEGACY_PREVIOUS_TEMP)));
   }
   return removed;
+}
+
+function isInside(file: string, folder: string): boolean {
+  const rel = relative(folder, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

@@ -36,7 +36,10 @@ const COMPANIONS: { word: string; re: RegExp }[] = [
   { word: 'debug', re: /(?<![a-z0-9])(debug|dbg|debuginfo)(?![a-z0-9])/i },
 ];
 
-/** Default when a recipe gives neither pattern (schema validation normally prevents it). */
+/**
+ * Default when a recipe gives neither pattern (fp-appimage-updater then takes every asset): the
+ * AppImages, in any letter case, narrowed by this machine's architecture like any other match.
+ */
 const DEFAULT_GLOB = '*.AppImage';
 
 /** Picks the asset matching the recipe; throws ASSET_NO_MATCH or ASSET_AMBIGUOUS with the names. */
@@ -71,8 +74,9 @@ export function chooseAsset<T extends NamedAsset>(assets: readonly T[], options:
 
 /** Every asset matching the patterns, companions dropped unless the pattern names them. */
 export function matchingAssets<T extends NamedAsset>(assets: readonly T[], options: AssetMatchOptions): T[] {
-  const glob = options.glob ?? (options.regex === undefined ? DEFAULT_GLOB : undefined);
-  const isGlob = glob === undefined ? () => true : compileGlob(glob, { dot: true, nocase: false });
+  const defaulted = options.glob === undefined && options.regex === undefined;
+  const glob = defaulted ? DEFAULT_GLOB : options.glob;
+  const isGlob = glob === undefined ? () => true : compileGlob(glob, { dot: true, nocase: defaulted });
   const re = options.regex === undefined ? undefined : compileRegex(options.regex);
   const patternText = `${glob ?? ''}\n${options.regex ?? ''}`.toLowerCase();
   return assets.filter((asset) => {
@@ -97,7 +101,9 @@ function describePatterns(options: AssetMatchOptions): string {
   const parts: string[] = [];
   if (options.glob !== undefined) parts.push(`asset_match "${options.glob}"`);
   if (options.regex !== undefined) parts.push(`asset_match_regex /${options.regex}/`);
-  return parts.length ? parts.join(' and ') : `"${DEFAULT_GLOB}"`;
+  return parts.length
+    ? parts.join(' and ')
+    : `the default "${DEFAULT_GLOB}" (any case; the recipe sets no asset_match)`;
 }
 
 function names(assets: readonly NamedAsset[]): string {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { appFileName } from '../core/file-names.js';
 
 /** Prefix of every desktop file and icon name we invent, so ours never clash with anyone else's. */
 export const OUR_PREFIX = 'appimage-keeper-';
@@ -7,8 +8,8 @@ export const OUR_MARK_KEY = 'X-AppImage-Keeper-App';
 
 /** The app name reduced to characters safe in file names and desktop ids. */
 export function safeAppName(app: string): string {
-  const safe = app.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]+/, '');
-  return safe || 'app';
+  // Desktop ids hold no `+`; everything else follows the one file-name rule.
+  return appFileName(app).replaceAll('+', '_');
 }
 
 /** Our own desktop id and icon name for an app: `appimage-keeper-<app>`. */

@@ -4,6 +4,7 @@
  */
 import type { LaunchTraits } from '../appimage/launch-traits.js';
 import { USERNS_SYSCTL, type HostLaunchConditions } from './launch-host.js';
+import { ourName } from './desktop-names.js';
 
 /** The fixes we know. */
 export type LaunchFixId = 'no-sandbox' | 'extract-and-run';
@@ -108,7 +109,7 @@ export function describeFix(app: string, fix: LaunchFix): string {
 
 /** The name of the AppArmor profile we suggest for an app (also its file name under /etc/apparmor.d). */
 export function apparmorProfileName(app: string): string {
-  return `appimage-keeper-${app.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  return ourName(app);
 }
 
 /** The AppArmor profile that lets this app's sandbox create user namespaces, and how to install it. */

@@ -1,4 +1,4 @@
-import { MAX_VERSION_IN_FILE_NAME, TEMP_PREFIX, TEMP_SEPARATOR } from '../core/file-names.js';
+import { appFileName, MAX_VERSION_IN_FILE_NAME, TEMP_PREFIX, TEMP_SEPARATOR } from '../core/file-names.js';
 
 /** Makes a version string safe inside a file name: no separators, no leading dot, bounded length. */
 export function safeVersion(version: string): string {
@@ -10,14 +10,14 @@ export function safeVersion(version: string): string {
   return cleaned || 'unknown';
 }
 
-/** The stored file name for an app from `naming_format`. */
+/** The stored file name for an app from `naming_format` ({name} in its file-name-safe form). */
 export function renderFileName(format: string, name: string, version: string): string {
-  return format.replaceAll('{name}', name).replaceAll('{version}', safeVersion(version));
+  return format.replaceAll('{name}', appFileName(name)).replaceAll('{version}', safeVersion(version));
 }
 
-/** Prefix of an app's temp files (`.appimage-keeper~<app>~`), unambiguous since `~` is not allowed in names. */
+/** Prefix of an app's temp files (`.appimage-keeper~<app>~`), unambiguous since `~` never occurs in appFileName. */
 export function tempPrefix(name: string): string {
-  return `${TEMP_PREFIX}${name}${TEMP_SEPARATOR}`;
+  return `${TEMP_PREFIX}${appFileName(name)}${TEMP_SEPARATOR}`;
 }
 
 /**
@@ -25,6 +25,6 @@ export function tempPrefix(name: string): string {
  * `…-rollback-<pid>`), matched exactly so that `big`'s pattern never matches `big-x`'s files.
  */
 export function legacyTempPattern(name: string): RegExp {
-  const escaped = name.replace(/[.+]/g, (c) => `\\${c}`);
+  const escaped = appFileName(name).replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
   return new RegExp(`^\\.appimage-keeper-${escaped}-(?:(?:zsync-)?[0-9a-f]{12}(?:\\.part)?|rollback-\\d+)$`);
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import { KeeperError } from '../core/errors.js';
 import { ownedTempPath } from '../net/download/index.js';
+import { appFileName } from '../core/file-names.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import { deleteManagedFile, isInside } from './managed-delete.js';
 import { tempPrefix } from './naming.js';
@@ -12,7 +13,7 @@ export const PREVIOUS_DIR = '.appimage-keeper-previous';
 
 /** Where the kept previous version of an app lives. */
 export function previousPath(storageDir: string, name: string): string {
-  return join(storageDir, PREVIOUS_DIR, `${name}.AppImage`);
+  return join(storageDir, PREVIOUS_DIR, `${appFileName(name)}.AppImage`);
 }
 
 async function exists(path: string): Promise<boolean> {

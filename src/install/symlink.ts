@@ -1,9 +1,10 @@
 import { lstat, mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KeeperError } from '../core/errors.js';
+import { appFileName } from '../core/file-names.js';
 
 /**
- * Points `<dir>/<name>` at `target`, replacing it atomically (temp link + rename). An existing
+ * Points `<dir>/<name>` (the app name's file-name-safe form) at `target`, replacing it atomically (temp link + rename). An existing
  * entry is only replaced when it is the symlink we created before (`ours`), or a symlink into
  * `storageDir`; a regular file or a foreign link is never touched.
  */
@@ -14,7 +15,7 @@ export async function placeSymlink(opts: {
   storageDir: string;
   ours: string | undefined;
 }): Promise<string> {
-  const link = join(opts.dir, opts.name);
+  const link = join(opts.dir, appFileName(opts.name));
   await mkdir(opts.dir, { recursive: true });
   const st = await lstat(link).catch(() => undefined);
   if (st) {
@@ -32,7 +33,7 @@ export async function placeSymlink(opts: {
       );
     }
   }
-  const tmp = join(opts.dir, `.${opts.name}.appimage-keeper-link-${process.pid}`);
+  const tmp = join(opts.dir, `.${appFileName(opts.name)}.appimage-keeper-link-${process.pid}`);
   await rm(tmp, { force: true });
   await symlink(opts.target, tmp);
   await rename(tmp, link);

@@ -75,7 +75,14 @@ export async function resolveScript(
       details: { exitCode: run.code, signal: run.signal, stderr: stderrTail },
     });
   }
-  const { url, version } = parseScriptOutput(run.stdout, run.stdoutOverflow, path);
+  const { url, version, extraLines } = parseScriptOutput(run.stdout, run.stdoutOverflow, path);
+  if (extraLines > 0) {
+    deps.ctx.emit({
+      type: 'info',
+      app: settings.name,
+      message: `script ${path} printed ${extraLines} more line${extraLines === 1 ? '' : 's'} after the URL and the version; ignored`,
+    });
+  }
   return {
     kind: 'resolved',
     requests: 0,
@@ -100,21 +107,24 @@ export function scriptEnv(env: NodeJS.ProcessEnv, passToken: boolean): NodeJS.Pr
   return copy;
 }
 
-/** Checks the stdout contract: exactly two non-empty lines, the first an http(s) URL. */
+/**
+ * Checks the stdout contract: two non-empty lines, the first an http(s) URL. Lines after the second
+ * are ignored and counted (fp-appimage-updater reads the first two too).
+ */
 export function parseScriptOutput(
   stdout: string,
   overflow: boolean,
   path: string,
-): { url: string; version: string } {
+): { url: string; version: string; extraLines: number } {
   const fail = (why: string): KeeperError =>
     new KeeperError('SCRIPT_OUTPUT', `script ${path} ${why}`, {
-      hint: 'print exactly two lines: the download URL, then the version',
+      hint: 'print two lines: the download URL, then the version',
       details: { stdout: stdout.slice(0, 500) },
     });
   if (overflow) throw fail(`printed more than ${OUTPUT_CAP} bytes`);
   const lines = stdout.replace(/\r\n/g, '\n').split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  if (lines.length !== 2)
+  if (lines.length < 2)
     throw fail(`printed ${lines.length} line${lines.length === 1 ? '' : 's'} instead of 2`);
   const [first = '', second = ''] = lines.map((l) => l.trim());
   if (!first) throw fail('printed an empty first line (expected the download URL)');
@@ -128,7 +138,7 @@ export function parseScriptOutput(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw fail(`printed a ${url.protocol} URL as line 1; only http and https are allowed`);
   }
-  return { url: first, version: second };
+  return { url: first, version: second, extraLines: lines.length - 2 };
 }
 
 // After the script exits, output it wrote is still in the pipe; this long is enough to read it. A

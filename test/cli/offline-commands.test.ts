@@ -90,6 +90,7 @@ void describe('validate and list', () => {
         { name: 'beta', file: join(h.appsDir, 'beta.yml'), ok: true, strategy: 'direct' },
       ],
       warnings: [],
+      skipped: [],
     });
     const human = await runCli(['validate'], { env: h.env });
     assert.equal(human.code, 0);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { chmod } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { ConfigError, ExitCode } from '../../src/core/errors.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-import { directRecipe, failedApp, load, okApp, writeSecrets } from './workspace-fixture.js';
+import type { TmpHome } from '../helpers/tmp-home.js';
+import { directRecipe, failedApp, load, okApp, withHome, writeSecrets } from './workspace-fixture.js';
 
 // alias → [canonical key, a valid value, the loaded value]
 const ALIASES: [string, string, unknown, unknown][] = [
@@ -17,15 +17,6 @@ const ALIASES: [string, string, unknown, unknown][] = [
   ['integration', 'manage_desktop_files', false, false],
   ['create_symlink', 'create_symlinks', true, true],
 ];
-
-async function withHome(fn: (h: TmpHome) => Promise<void>): Promise<void> {
-  const h = await makeTmpHome();
-  try {
-    await fn(h);
-  } finally {
-    await h.cleanup();
-  }
-}
 
 function yamlValue(v: unknown): string {
   return JSON.stringify(v);

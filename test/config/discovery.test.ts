@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { discoverRecipes } from '../../src/config/discover.js';
 import { selectApps } from '../../src/config/workspace.js';
 import { UsageError } from '../../src/core/errors.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
-import { directRecipe, failedApp, load, okApp } from './workspace-fixture.js';
-
-async function withHome(fn: (h: TmpHome) => Promise<void>): Promise<void> {
-  const h = await makeTmpHome();
-  try {
-    await fn(h);
-  } finally {
-    await h.cleanup();
-  }
-}
+import { directRecipe, failedApp, load, okApp, withHome } from './workspace-fixture.js';
 
 async function put(file: string, text: string): Promise<void> {
   await mkdir(join(file, '..'), { recursive: true });
@@ -29,17 +19,16 @@ void describe('recipe discovery', () => {
       assert.deepEqual((await load(h)).apps, []);
     }));
 
-  void test('apps/x/x.yml, apps/x/x.yaml, apps/x.yml and apps/x.yaml are recipes; other YAML files are not', () =>
+  void test('every *.yml and *.yaml below apps/ is a recipe (apps/hayase/main.yml too); hidden names are skipped', () =>
     withHome(async (h) => {
       await put(join(h.appsDir, 'folder', 'folder.yml'), directRecipe('folder'));
-      await put(join(h.appsDir, 'folder', 'data.yml'), 'not: a recipe\n');
-      await put(join(h.appsDir, 'folder', 'other.yaml'), '- also not\n');
-      await put(join(h.appsDir, 'longext', 'longext.yaml'), directRecipe('longext'));
+      await put(join(h.appsDir, 'hayase', 'main.yml'), directRecipe('hayase'));
+      await put(join(h.appsDir, 'longext', 'longext.YAML'), directRecipe('longext'));
       await put(join(h.appsDir, 'flat.yml'), directRecipe('flat'));
-      await put(join(h.appsDir, 'flatlong.yaml'), directRecipe('flatlong'));
       await put(join(h.appsDir, 'nested', 'deeper', 'deeper.yml'), directRecipe('deeper'));
-      await put(join(h.appsDir, 'nomatch', 'something.yml'), directRecipe('nomatch'));
+      await put(join(h.appsDir, 'folder', 'data.yml'), 'not: a recipe\n');
       await put(join(h.appsDir, '.hidden.yml'), directRecipe('hidden'));
+      await put(join(h.appsDir, '.git', 'x.yml'), directRecipe('git'));
       await put(join(h.appsDir, 'README.md'), '# notes\n');
       await put(join(h.appsDir, 'folder', 'resolver.sh'), '#!/bin/bash\n');
 
@@ -48,24 +37,55 @@ void describe('recipe discovery', () => {
         found.map((r) => [r.id, r.layout, r.file.slice(h.appsDir.length + 1)]),
         [
           ['flat', 'flat', 'flat.yml'],
-          ['flatlong', 'flat', 'flatlong.yaml'],
+          ['data', 'folder', 'folder/data.yml'],
           ['folder', 'folder', 'folder/folder.yml'],
-          ['longext', 'folder', 'longext/longext.yaml'],
+          ['main', 'folder', 'hayase/main.yml'],
+          ['longext', 'folder', 'longext/longext.YAML'],
+          ['deeper', 'folder', 'nested/deeper/deeper.yml'],
         ],
       );
-      assert.equal(found.find((r) => r.id === 'folder')?.dir, join(h.appsDir, 'folder'));
+      assert.equal(found.find((r) => r.id === 'main')?.dir, join(h.appsDir, 'hayase'));
       assert.equal(found.find((r) => r.id === 'flat')?.dir, h.appsDir);
 
+      // A YAML file that is not a recipe is reported, never ignored silently.
       const ws = await load(h);
       assert.deepEqual(
         ws.apps.map((a) => [a.name, a.ok]),
         [
+          ['data', false],
+          ['deeper', true],
           ['flat', true],
-          ['flatlong', true],
           ['folder', true],
+          ['hayase', true],
           ['longext', true],
         ],
       );
+    }));
+
+  void test('a symlink loop and broken links are reported as not read', () =>
+    withHome(async (h) => {
+      await put(join(h.appsDir, 'a', 'a.yml'), directRecipe('a'));
+      await symlink('..', join(h.appsDir, 'a', 'loop'));
+      await symlink('nowhere.yml', join(h.appsDir, 'broken.yml'));
+      const ws = await load(h);
+      assert.deepEqual(
+        ws.apps.map((a) => [a.name, a.ok]),
+        [['a', true]],
+      );
+      assert.deepEqual(
+        ws.skipped.map((s) => [s.path.slice(h.appsDir.length + 1), s.reason]),
+        [
+          ['a/loop', 'folder already searched (symlink loop)'],
+          ['broken.yml', 'broken link or unreadable'],
+        ],
+      );
+    }));
+
+  void test('an invalid recipe is known by its name: field, not its file stem', () =>
+    withHome(async (h) => {
+      await put(join(h.appsDir, 'hayase', 'main.yml'), 'name: hayase\nstrategy:\n  strategy: nope\n');
+      const ws = await load(h);
+      assert.equal(failedApp(ws, 'hayase').file, join(h.appsDir, 'hayase', 'main.yml'));
     }));
 
   void test('the name field, not the file name, names the app', () =>

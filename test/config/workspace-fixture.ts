@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { resolvePaths } from '../../src/config/paths.js';
 import { loadWorkspace, type AppEntry, type Workspace } from '../../src/config/workspace.js';
 import type { AppSettings } from '../../src/config/types.js';
-import type { TmpHome } from '../helpers/tmp-home.js';
+import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 /** A direct-strategy recipe body; `extra` keys are added at the top level. */
 export function directRecipe(name: string, extra: Record<string, unknown> = {}): string {
@@ -43,4 +43,14 @@ export async function writeSecrets(h: TmpHome, text: string, mode = 0o600): Prom
   await writeFile(file, text);
   await chmod(file, mode);
   return file;
+}
+
+/** Runs `fn` in a fresh temp home and removes it afterwards. */
+export async function withHome(fn: (h: TmpHome) => Promise<void>): Promise<void> {
+  const h = await makeTmpHome();
+  try {
+    await fn(h);
+  } finally {
+    await h.cleanup();
+  }
 }

@@ -125,6 +125,25 @@ void describe('remove', () => {
     );
   });
 
+  void test("--purge keeps a folder that holds another app's recipe (recipes may share folders)", async () => {
+    const w = await suite.world();
+    const group = join(w.home.appsDir, 'group');
+    await mkdir(group, { recursive: true });
+    for (const app of ['first', 'second']) {
+      await writeFile(
+        join(group, `${app}.yml`),
+        `name: ${app}\nstrategy:\n  strategy: forge\n  repository: ${suite.sim.url}/e2e/${app}\n`,
+      );
+    }
+    const r = await w.remove(['first', '--purge']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(appOf(r, 'first').purged_recipe, join(group, 'first.yml'));
+    assert.deepEqual(await listDir(group), ['second.yml']);
+    const again = await w.remove(['second', '--purge']);
+    assert.equal(appOf(again, 'second').purged_recipe, group);
+    assert.deepEqual(await listDir(w.home.appsDir), []);
+  });
+
   void test('--orphans removes installed apps whose recipe is gone and leftover temp files', async () => {
     const w = await suite.world();
     await w.recipe('keep');

@@ -16,6 +16,26 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 void describe('asset choice', () => {
+  void test('no pattern (as fp recipes may have): AppImages in any case, by architecture, companions out', () => {
+    const assets = named(
+      'checksums.txt',
+      'app_1.0_amd64.deb',
+      'App-1.0-x86_64.appimage',
+      'App-1.0-x86_64.appimage.zsync',
+      'App-1.0-aarch64.AppImage',
+    );
+    assert.equal(chooseAsset(assets, { nodeArch: 'x64' }).name, 'App-1.0-x86_64.appimage');
+    assert.equal(chooseAsset(assets, { nodeArch: 'arm64' }).name, 'App-1.0-aarch64.AppImage');
+    assert.equal(
+      codeOf(() => chooseAsset(named('a.deb', 'b.tar.gz'), { nodeArch: 'x64' })),
+      'ASSET_NO_MATCH',
+    );
+    assert.equal(
+      codeOf(() => chooseAsset(named('One.AppImage', 'Two.AppImage'), { nodeArch: 'x64' })),
+      'ASSET_AMBIGUOUS',
+    );
+  });
+
   void test('glob picks the single matching asset', () => {
     const assets = named('App-1.0.tar.gz', 'App-1.0.AppImage');
     assert.equal(chooseAsset(assets, { glob: '*.AppImage', nodeArch: 'x64' }).name, 'App-1.0.AppImage');

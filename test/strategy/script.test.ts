@@ -150,8 +150,29 @@ void describe('script strategy', () => {
     assert.match(err.message, /1 line instead of 2/);
   });
 
-  void test('three lines, an empty line, and a non-URL first line are rejected', async () => {
-    assert.equal((await failure(run('echo https://x.invalid/a\necho 1\necho extra'))).code, 'SCRIPT_OUTPUT');
+  void test('lines after the first two are ignored and counted for -v (as fp-appimage-updater reads them)', async () => {
+    const ctx = makeContext({}, 'x64');
+    const path = join(dir, 'three.sh');
+    await writeFile(path, 'echo https://x.invalid/a\necho 1.0\necho extra\necho more');
+    const settings = makeSettings(
+      { strategy: 'script', script_path: path },
+      { name: 'three', recipeDir: dir },
+    );
+    const r = await resolveApp(settings, makeDeps(ctx));
+    assert.ok(r.kind === 'resolved');
+    assert.deepEqual([r.resolution.url, r.resolution.version], ['https://x.invalid/a', '1.0']);
+    assert.ok(
+      ctx.events.some(
+        (e) =>
+          e.type === 'info' &&
+          e.app === 'three' &&
+          /printed 2 more lines after the URL and the version/.test(e.message),
+      ),
+    );
+  });
+
+  void test('one line, an empty line, and a non-URL first line are rejected', async () => {
+    assert.equal((await failure(run('echo https://x.invalid/a'))).code, 'SCRIPT_OUTPUT');
     assert.match((await failure(run('echo https://x.invalid/a\necho'))).message, /empty second line/);
     const notUrl = await failure(run('echo not-a-url\necho 1.0'));
     assert.match(notUrl.message, /not a URL/);

@@ -5,6 +5,8 @@ const COMMANDS = [
   'init',
   'validate',
   'list',
+  'info',
+  'edit',
   'check',
   'update',
   'remove',
@@ -18,7 +20,7 @@ const COMMANDS = [
   'schema',
   'completion',
 ];
-const APP_COMMANDS = ['validate', 'check', 'update', 'remove', 'rollback', 'unhold'];
+const APP_COMMANDS = ['validate', 'info', 'edit', 'check', 'update', 'remove', 'rollback', 'unhold'];
 const GLOBAL_FLAGS = ['--config-dir', '--json', '--no-color', '--quiet', '--verbose', '--help', '--version'];
 
 function bash(): string {

@@ -29,6 +29,9 @@ export async function validateCommand(ctx: Context, out: Output, names: string[]
       if (app.error.hint) lines.push(`      hint: ${termMessage(app.error.hint)}`);
     }
   }
+  // Nothing below apps/ is passed over silently.
+  for (const s of ws.skipped)
+    lines.push(`${out.c.yellow('skip')} ${termPath(s.path)}: ${termMessage(s.reason)}`);
   if (apps.length === 0) lines.push(`no recipes in ${termPath(ws.paths.appsDir)}`);
   lines.push(`${apps.length - failed.length} valid, ${failed.length} invalid`);
   return {
@@ -44,6 +47,7 @@ export async function validateCommand(ctx: Context, out: Output, names: string[]
           : { name: a.name, file: a.file, ok: false, error: errorJson(a.error) },
       ),
       warnings: ws.warnings,
+      skipped: ws.skipped,
     },
     human: lines.join('\n'),
   };

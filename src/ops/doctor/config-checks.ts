@@ -90,6 +90,18 @@ export async function configChecks(ctx: Context): Promise<ConfigFindings> {
   } else {
     checks.push(check('recipes', 'ok', `${ws.apps.length} recipe${ws.apps.length > 1 ? 's' : ''} valid`));
   }
+  if (ws.skipped.length) {
+    checks.push(
+      check(
+        'recipe-files',
+        'warn',
+        `${ws.skipped.length} entr${ws.skipped.length === 1 ? 'y' : 'ies'} below ${paths.appsDir} not read: ${ws.skipped
+          .map((s) => `${s.path} (${s.reason})`)
+          .join('; ')}`,
+        'fix or remove them; every *.yml/*.yaml below apps/ is read as a recipe',
+      ),
+    );
+  }
   // loadWorkspace lists the secrets.yml warnings first; the rest are about where the token lives.
   const tokenWarnings = ws.warnings.slice(ws.secrets.warnings.length);
   if (typeof ws.config.values.hub_token === 'string' && tokenWarnings.length === 0) {

@@ -13,12 +13,15 @@ import {
   planLaunchFixes,
 } from '../../install/launch-fixes.js';
 import { hasApparmorProfile, hostRoot, probeHost } from '../../install/launch-host.js';
+import { appFileName } from '../../core/file-names.js';
 import { StateStore } from '../../state/store.js';
 import { check, type DoctorCheck } from './types.js';
 
 /** The AppImage file pattern of an app for its AppArmor profile: `{version}` becomes `*`. */
 function fileGlob(settings: AppSettings): string {
-  const name = settings.naming_format.replaceAll('{name}', settings.name).replaceAll('{version}', '*');
+  const name = settings.naming_format
+    .replaceAll('{name}', appFileName(settings.name))
+    .replaceAll('{version}', '*');
   return join(settings.storage_dir, name);
 }
 
