@@ -2,7 +2,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
 import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
+import { didYouMean } from '../config/did-you-mean.js';
+import { describeCli, type CliModel } from './cli-model.js';
 import { completionCommand } from './commands/completion.js';
+import { finishHelp } from './help-examples.js';
 import { initCommand, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
@@ -37,12 +40,12 @@ export interface Invocation {
 function buildProgram(inv: Invocation): Command {
   const program = new Command('appimage-keeper')
     .description('Keeps your AppImages current from declarative YAML recipes.')
-    .version(VERSION, '--version')
+    .version(VERSION, '-V, --version', 'print the version')
     .option('--config-dir <dir>', 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)')
-    .option('--json', 'print one JSON document on stdout', false)
+    .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'disable colours')
-    .option('-q, --quiet', 'print only results and errors', false)
-    .option('-v, --verbose', 'print more detail on stderr', false)
+    .option('-q, --quiet', 'print only results and errors')
+    .option('-v, --verbose', 'print more detail on stderr (alone: print the version)')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => inv.io.stdout.write(guardTerminal(s)),
@@ -93,11 +96,79 @@ function buildProgram(inv: Invocation): Command {
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
-    .action((shell: string) => inv.setResult('completion', completionCommand(shell)));
+    .action((shell: string) =>
+      inv.setResult('completion', completionCommand(shell, describeCli(program))),
+    );
+
+  program
+    .command('version')
+    .description('print the version (as -V and --version)')
+    .action(() => inv.setResult('version', versionResult()));
 
   registerEngineCommands(program, inv, ctx);
   registerOpsCommands(program, inv, ctx);
+  finishHelp(program);
+  // Without a command: a lone `-v` prints the version (as npm does); anything else is a usage error.
+  program.allowExcessArguments().action((_opts: unknown, cmd: Command) => {
+    const [word, topic] = cmd.args;
+    if (word === 'help') {
+      // `help [command]`: commander's implicit help command, which a program action would swallow.
+      const sub = program.commands.find((c) => c.name() === topic);
+      (sub ?? program).help();
+    }
+    if (word !== undefined) {
+      const known = program.commands.map((c) => c.name());
+      const near = didYouMean(word, known);
+      program.error(`error: unknown command '${word}'${near ? `\n(Did you mean ${near}?)` : ''}`, {
+        code: 'commander.unknownCommand',
+        exitCode: ExitCode.usage,
+      });
+    }
+    if (cmd.opts<{ verbose?: boolean }>().verbose) {
+      inv.setResult('version', versionResult());
+      return;
+    }
+    if (!inv.globals().json) inv.io.stderr.write(guardTerminal(program.helpInformation()));
+    inv.setResult('appimage-keeper', {
+      exitCode: ExitCode.usage,
+      json: {
+        command: 'appimage-keeper',
+        error: { code: 'USAGE', message: 'no command given', hint: 'run appimage-keeper --help for the commands' },
+      },
+      human: '',
+    });
+  });
   return program;
+}
+
+function versionResult(): CommandResult {
+  return { exitCode: ExitCode.ok, json: { command: 'version', version: VERSION }, human: VERSION };
+}
+
+/** The program with every command registered and no invocation behind it (docs, man page). */
+export function describeProgram(): CliModel {
+  const io: CliIo = { argv: [], env: {}, stdout: process.stdout, stderr: process.stderr };
+  const globals: GlobalOptions = { json: false, color: false, quiet: false, verbose: false };
+  const inv: Invocation = {
+    io,
+    globals: () => globals,
+    output: () => createOutput(globals, io.stdout, io.stderr, io.env),
+    emit: () => undefined,
+    setSink: () => undefined,
+    setResult: () => undefined,
+  };
+  return describeCli(buildProgram(inv));
+}
+
+/**
+ * A commander usage error as `{ message, hint? }`: commander appends its suggestion to the message
+ * as `(Did you mean --force?)`; JSON readers get it in its own field.
+ */
+function usageErrorJson(err: CommanderError): { code: string; message: string; hint?: string } {
+  const text = err.message.replace(/^error: /, '');
+  const m = /^([\s\S]*?)\s*\(Did you mean (.+)\?\)\s*$/.exec(text);
+  if (!m) return { code: 'USAGE', message: text.trim() };
+  return { code: 'USAGE', message: (m[1] ?? '').trim(), hint: `did you mean ${m[2] ?? ''}?` };
 }
 
 /** Runs the CLI and returns its exit code; the single error boundary of the tool. */
@@ -138,13 +209,23 @@ export async function runCli(io: CliIo): Promise<number> {
   program.hook('preAction', (_this, action) => {
     const o = program.opts<{
       configDir?: string;
-      json: boolean;
+      json?: boolean;
       color: boolean;
-      quiet: boolean;
-      verbose: boolean;
+      quiet?: boolean;
+      verbose?: boolean;
     }>();
-    globals = { configDir: o.configDir, json: o.json, color: o.color, quiet: o.quiet, verbose: o.verbose };
-    commandName = action.name();
+    globals = {
+      configDir: o.configDir,
+      json: o.json === true,
+      color: o.color,
+      quiet: o.quiet === true,
+      verbose: o.verbose === true,
+    };
+    commandName = action === program ? 'appimage-keeper' : action.name();
+  });
+  // Usage errors inside a subcommand's own flags happen before preAction: name the command anyway.
+  program.hook('preSubcommand', (_this, sub) => {
+    commandName = sub.name();
   });
   try {
     await program.parseAsync(io.argv, { from: 'user' });
@@ -153,10 +234,8 @@ export async function runCli(io: CliIo): Promise<number> {
       // --help and --version succeed; help shown because the command line was incomplete does not.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
       if (err.code === 'commander.help' && err.exitCode === 0) return ExitCode.ok;
-      if (globals.json) {
-        const message = err.message.replace(/^error: /, '');
-        io.stdout.write(`${JSON.stringify({ command: commandName, error: { code: 'USAGE', message } })}\n`);
-      }
+      if (globals.json)
+        io.stdout.write(`${JSON.stringify({ command: commandName, error: usageErrorJson(err) })}\n`);
       return ExitCode.usage;
     }
     const kerr = err instanceof KeeperError ? err : toKeeperError(err);
@@ -170,11 +249,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
     return kerr.exitCode;
   }
-  if (!result) {
-    // No command given: show help, which is a usage error for scripts.
-    io.stderr.write(program.helpInformation());
-    return ExitCode.usage;
-  }
+  if (!result) return ExitCode.usage;
   const out = getOutput();
   if (globals.json) out.out(JSON.stringify(result.json));
   else if (result.human) out.out(result.human);
