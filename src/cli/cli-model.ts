@@ -11,6 +11,8 @@ export interface FlagModel {
   description: string;
   /** Takes a value (`--app <name>`). */
   takesValue: boolean;
+  /** The only values the flag accepts, if fixed. */
+  choices: readonly string[] | undefined;
   /** Values completion offers for the flag's argument; `dirs` completes directories. */
   values: readonly string[] | 'dirs' | undefined;
 }
@@ -61,6 +63,7 @@ function flagModel(o: Option): FlagModel {
     short: o.short,
     description: o.description,
     takesValue,
+    choices: o.argChoices,
     values: o.argChoices ?? (o.long ? FLAG_VALUES[o.long] : undefined),
   };
 }

@@ -6,7 +6,7 @@ import { didYouMean } from '../config/did-you-mean.js';
 import { describeCli, type CliModel } from './cli-model.js';
 import { completionCommand } from './commands/completion.js';
 import { finishHelp } from './help-examples.js';
-import { initCommand, type InitOptions } from './commands/init.js';
+import { initCommand, parseStrategyFlag, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
@@ -61,11 +61,9 @@ function buildProgram(inv: Invocation): Command {
     .option('--global', 'write config.yml with every field and its default')
     .option('--app <name>', 'scaffold apps/NAME/NAME.yml')
     .addOption(
-      new Option('--strategy <strategy>', 'strategy of the new recipe').choices([
-        'forge',
-        'direct',
-        'script',
-      ]),
+      new Option('--strategy <strategy>', 'strategy of the new recipe')
+        .choices(['forge', 'direct', 'script'])
+        .argParser(parseStrategyFlag),
     )
     .option('--force', 'overwrite existing files')
     .action(async (opts: InitOptions) => inv.setResult('init', await initCommand(ctx(), opts)));
