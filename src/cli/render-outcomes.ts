@@ -2,11 +2,7 @@ import type { AppOutcome, Summary } from '../engine/outcome.js';
 import type { Output } from './output.js';
 import { formatBytes } from './table.js';
 import { termMessage, termPath, termText } from './terminal-text.js';
-
-function retryText(iso: string): string {
-  const d = new Date(iso);
-  return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
-}
+import { timeText } from '../core/time-text.js';
 
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
@@ -26,7 +22,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         o.via_proxy ? `via proxy ${termPath(o.via_proxy)}` : undefined,
       ].filter(Boolean);
       lines.push(
-        `${c.green('updated')}      ${name} ${from ?? '(new)'} -> ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
+        `${c.green('updated')}      ${name} ${from ?? '(new)'} → ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
       if (o.path) lines.push(c.dim(`             ${termPath(o.path)}`));
       break;
@@ -36,17 +32,17 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     case 'update_available':
       lines.push(
-        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
+        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} → ${to ?? '?'}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
       );
       break;
     case 'rate_limited':
-      lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${retryText(o.retry_at)}` : ''}`);
+      lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${timeText(new Date(o.retry_at))}` : ''}`);
       if (reason) lines.push(c.dim(`             ${reason}`));
       break;
     case 'skipped':
       lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
       if (o.url && o.reason?.startsWith('dry run')) {
-        lines.push(c.dim(`             ${from ?? '(new)'} -> ${to ?? '?'}  ${termPath(o.url)}`));
+        lines.push(c.dim(`             ${from ?? '(new)'} → ${to ?? '?'}  ${termPath(o.url)}`));
       }
       break;
     case 'failed':

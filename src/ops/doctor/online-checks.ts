@@ -7,6 +7,7 @@ import type { Context } from '../../core/context.js';
 import { describeError } from '../../core/errors.js';
 import { request } from '../../net/http.js';
 import { check, type DoctorCheck } from './types.js';
+import { timeText } from '../../core/time-text.js';
 
 /** One hub API base and the token its requests would carry. */
 interface HubTarget {
@@ -127,7 +128,7 @@ async function probe(ctx: Context, target: HubTarget, suffix: string): Promise<D
     );
     return checks;
   }
-  const resetAt = new Date(budget.reset * 1000).toISOString();
+  const resetAt = timeText(new Date(budget.reset * 1000));
   const text = `${budget.remaining} of ${budget.limit} requests left, resets at ${resetAt}`;
   if (budget.remaining === 0)
     checks.push(
