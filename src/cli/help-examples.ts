@@ -65,10 +65,7 @@ const EXAMPLES: Record<string, readonly Example[]> = {
     ['appimage-keeper schema recipe', 'JSON Schema of a recipe'],
   ],
   completion: [
-    [
-      'appimage-keeper completion bash > ~/.local/share/bash-completion/completions/appimage-keeper',
-      'bash',
-    ],
+    ['appimage-keeper completion bash > ~/.local/share/bash-completion/completions/appimage-keeper', 'bash'],
     ['appimage-keeper completion zsh > "${fpath[1]}/_appimage-keeper"', 'zsh'],
     ['appimage-keeper completion fish > ~/.config/fish/completions/appimage-keeper.fish', 'fish'],
   ],

@@ -94,9 +94,7 @@ function buildProgram(inv: Invocation): Command {
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
-    .action((shell: string) =>
-      inv.setResult('completion', completionCommand(shell, describeCli(program))),
-    );
+    .action((shell: string) => inv.setResult('completion', completionCommand(shell, describeCli(program))));
 
   program
     .command('version')
@@ -131,7 +129,11 @@ function buildProgram(inv: Invocation): Command {
       exitCode: ExitCode.usage,
       json: {
         command: 'appimage-keeper',
-        error: { code: 'USAGE', message: 'no command given', hint: 'run appimage-keeper --help for the commands' },
+        error: {
+          code: 'USAGE',
+          message: 'no command given',
+          hint: 'run appimage-keeper --help for the commands',
+        },
       },
       human: '',
     });

@@ -3,6 +3,7 @@ import type { Output } from './output.js';
 import { formatBytes } from './table.js';
 import { termMessage, termPath, termText } from './terminal-text.js';
 import { timeText } from '../core/time-text.js';
+import { countOf } from '../core/plural.js';
 
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
@@ -36,7 +37,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       );
       break;
     case 'rate_limited':
-      lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${timeText(new Date(o.retry_at))}` : ''}`);
+      lines.push(
+        `${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${timeText(new Date(o.retry_at))}` : ''}`,
+      );
       if (reason) lines.push(c.dim(`             ${reason}`));
       break;
     case 'skipped':
@@ -51,7 +54,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       if (from) lines.push(c.dim(`             ${from} stays installed`));
       break;
   }
-  for (const w of o.warnings) lines.push(`             ${c.yellow('warning:')} ${termMessage(w)}`);
+  // A warning already printed live on stderr during the run is not repeated.
+  for (const w of o.warnings.filter((x) => !out.warned(x, o.name)))
+    lines.push(`             ${c.yellow('warning:')} ${termMessage(w)}`);
   return lines.join('\n');
 }
 
@@ -59,10 +64,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
 export function summaryLine(summary: Summary, command: 'check' | 'update', extra: string[] = []): string {
   const parts =
     command === 'check'
-      ? [
-          `${summary.update_available} update${summary.update_available === 1 ? '' : 's'} available`,
-          `${summary.up_to_date} up to date`,
-        ]
+      ? [`${countOf(summary.update_available, 'update')} available`, `${summary.up_to_date} up to date`]
       : [`${summary.updated} updated`, `${summary.up_to_date} up to date`];
   parts.push(
     `${summary.rate_limited} rate-limited`,
