@@ -6,6 +6,8 @@ import { didYouMean } from '../config/did-you-mean.js';
 import { describeCli, type CliModel } from './cli-model.js';
 import { completionCommand } from './commands/completion.js';
 import { finishHelp } from './help-examples.js';
+import { assertConfigDir } from './setup-hints.js';
+import { resolvePaths } from '../config/paths.js';
 import { initCommand, parseStrategyFlag, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
@@ -206,7 +208,7 @@ export async function runCli(io: CliIo): Promise<number> {
     },
   };
   const program = buildProgram(inv);
-  program.hook('preAction', (_this, action) => {
+  program.hook('preAction', async (_this, action) => {
     const o = program.opts<{
       configDir?: string;
       json?: boolean;
@@ -222,6 +224,7 @@ export async function runCli(io: CliIo): Promise<number> {
       verbose: o.verbose === true,
     };
     commandName = action === program ? 'appimage-keeper' : action.name();
+    await assertConfigDir(resolvePaths(io.env, globals.configDir), globals.configDir !== undefined, commandName);
   });
   // Usage errors inside a subcommand's own flags happen before preAction: name the command anyway.
   program.hook('preSubcommand', (_this, sub) => {

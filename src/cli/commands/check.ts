@@ -4,6 +4,7 @@ import { summarize } from '../../engine/outcome.js';
 import type { Output } from '../output.js';
 import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
+import { noRecipesHint } from '../setup-hints.js';
 import { runLocked } from './engine-run.js';
 
 /** `check [APP...]`: latest versions for every app; downloads nothing. */
@@ -16,7 +17,8 @@ export async function checkCommand(ctx: Context, out: Output, names: string[]): 
   });
   const summary = summarize(outcomes);
   const lines = outcomes.map((o) => outcomeLine(o, out));
-  lines.push(summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
+  const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
+  lines.push(hint ?? summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
   return {
     exitCode: summary.failed > 0 ? 1 : 0,
     json: {
@@ -33,6 +35,7 @@ export async function checkCommand(ctx: Context, out: Output, names: string[]): 
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
       })),
       summary,
+      ...(hint ? { hint } : {}),
     },
     human: lines.join('\n'),
   };
