@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
 import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
@@ -95,7 +95,7 @@ function buildProgram(inv: Invocation): Command {
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
-    .argument('<shell>', 'bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'shell to complete').choices(['bash', 'zsh', 'fish']))
     .action((shell: string) => inv.setResult('completion', completionCommand(shell, describeCli(program))));
 
   program
@@ -224,7 +224,11 @@ export async function runCli(io: CliIo): Promise<number> {
       verbose: o.verbose === true,
     };
     commandName = action === program ? 'appimage-keeper' : action.name();
-    await assertConfigDir(resolvePaths(io.env, globals.configDir), globals.configDir !== undefined, commandName);
+    await assertConfigDir(
+      resolvePaths(io.env, globals.configDir),
+      globals.configDir !== undefined,
+      commandName,
+    );
   });
   // Usage errors inside a subcommand's own flags happen before preAction: name the command anyway.
   program.hook('preSubcommand', (_this, sub) => {
