@@ -15,18 +15,9 @@ import { promisify } from 'node:util';
 import { makeAppImage } from '../fixtures/make-appimage.js';
 import { readElfInfo } from '../src/appimage/elf.js';
 import { integrateDesktop, removeIntegration } from '../src/install/desktop-integration.js';
+import { median, numberArg } from './cli-args.js';
 
 const run = promisify(execFile);
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
 
 /** Runs a command under sh and returns its wall time and the bytes its read() calls returned. */
 async function measured(cmd: string[], baseline: number): Promise<{ ms: number; bytes: number }> {
@@ -51,8 +42,8 @@ const fmtBytes = (n: number): string =>
 const pct = (p: number): string => (p >= 1 ? p.toFixed(1) : p.toPrecision(2));
 
 async function main(): Promise<void> {
-  const sizeMiB = arg('size-mib', 300);
-  const runs = arg('runs', 5);
+  const sizeMiB = numberArg('size-mib', 300);
+  const runs = numberArg('runs', 5);
   const work = await mkdtemp(join(tmpdir(), 'ak-bench-'));
   try {
     const file = join(work, 'big.AppImage');
@@ -81,7 +72,7 @@ async function main(): Promise<void> {
         env: {},
       });
       ours.push({ ms: performance.now() - t0, bytes: res.bytesRead });
-      await removeIntegration(res.record);
+      if (res.record) await removeIntegration(res.record, 'big');
     }
 
     const baseline = await shellBaseline();

@@ -8,97 +8,25 @@
  * Our client runs as an esbuild bundle (like the shipped CLI) in a child process; both clients run
  * under /usr/bin/time for wall time and peak RSS.
  */
-import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { generatedChunks, startSim } from '../sim/index.js';
+import { arg, bundleClient, countingRelay, hashFile, median, timed } from './support.js';
 
 const run = promisify(execFile);
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const CLIENT = `
+  import { zsyncDownload } from './src/net/zsync/index.ts';
+  const [controlUrl, seedPath, destDir] = process.argv.slice(2);
+  const t0 = performance.now();
+  const r = await zsyncDownload({ controlUrl, seedPath, destDir, tempPrefix: '.bench-', stallTimeoutMs: 30000 });
+  const callMs = performance.now() - t0;
+  process.stdout.write(JSON.stringify({ ...r, callMs }));`;
 
-/**
- * Our client bundled with esbuild exactly like the shipped CLI, so the timing includes a realistic
- * process start instead of tsx compiling TypeScript on the fly.
- */
-async function bundleClient(outfile: string): Promise<void> {
-  await build({
-    stdin: {
-      contents: `
-        import { zsyncDownload } from './src/net/zsync/index.ts';
-        const [controlUrl, seedPath, destDir] = process.argv.slice(2);
-        const t0 = performance.now();
-        const r = await zsyncDownload({ controlUrl, seedPath, destDir, tempPrefix: '.bench-', stallTimeoutMs: 30000 });
-        const callMs = performance.now() - t0;
-        process.stdout.write(JSON.stringify({ ...r, callMs }));`,
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
-}
-
-/** A TCP relay to `port` that counts bytes flowing back to the client. */
-async function countingRelay(
-  port: number,
-): Promise<{ server: Server; port: number; received: () => number }> {
-  let received = 0;
-  const server = createServer((downstream) => {
-    const upstream = connect(port, '127.0.0.1');
-    upstream.on('data', (d: Buffer) => (received += d.length));
-    downstream.pipe(upstream).pipe(downstream);
-    upstream.on('error', () => downstream.destroy());
-    downstream.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  return { server, port: typeof addr === 'object' && addr ? addr.port : 0, received: () => received };
-}
-
-async function sha1File(path: string): Promise<string> {
-  const h = createHash('sha1');
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 << 20 })) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
-
-/** Runs a command under /usr/bin/time; returns wall seconds and peak RSS in KiB. */
-async function timed(
-  cmd: string,
-  args: string[],
-  cwd: string,
-): Promise<{ wall: number; rssKiB: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '@@TIME %e %M', cmd, ...args], { cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const m = /@@TIME ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !m) reject(new Error(`${cmd} failed (${code}): ${stderr}`));
-      else resolve({ wall: Number(m[1]), rssKiB: Number(m[2]), stdout });
-    });
-  });
-}
+const sha1File = (path: string): Promise<string> => hashFile(path, 'sha1');
 
 interface Row {
   bytes: number;
@@ -106,11 +34,6 @@ interface Row {
   wall: number;
   rssMiB: number;
   extra: string;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 async function main(): Promise<void> {
@@ -150,7 +73,7 @@ async function main(): Promise<void> {
     relay = await countingRelay(Number(new URL(sim.url).port));
     const controlUrl = `http://127.0.0.1:${relay.port}/rel/app.AppImage.zsync`;
     const clientJs = join(dir, 'zsync-client.mjs');
-    await bundleClient(clientJs);
+    await bundleClient(CLIENT, clientJs);
 
     const ours: Row[] = [];
     const theirs: Row[] = [];

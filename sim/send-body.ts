@@ -65,6 +65,7 @@ export async function sendResponse(
   // A bodiless answer may carry its own Content-Length (a relayed HEAD); otherwise it is the body's.
   const keepDeclared = out.body === undefined && headers['content-length'] !== undefined;
   if (out.status !== 304 && out.status !== 204 && !keepDeclared) headers['content-length'] = String(length);
+  if (fault?.chunked) delete headers['content-length'];
   const short = fault?.shortBody !== undefined && method !== 'HEAD' ? Math.min(fault.shortBody, length) : 0;
   // A short body leaves the connection out of sync, so close it: the client sees a premature EOF.
   if (short > 0) headers.connection = 'close';

@@ -102,6 +102,8 @@ export interface Fault {
   stallAfterBytes?: number;
   /** Send N fewer bytes than Content-Length, then end the response and close the connection. */
   shortBody?: number;
+  /** Send the body without Content-Length (chunked transfer encoding), so its size is unannounced. */
+  chunked?: boolean;
   /** Answer Range requests with 200 and the full body. */
   ignoreRange?: boolean;
   /** No Accept-Ranges header, ignore Range. */

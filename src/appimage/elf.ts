@@ -12,6 +12,8 @@ export interface ElfInfo {
   appImageType: 0 | 1 | 2;
   /** End of the section header table (e_shoff + e_shentsize * e_shnum): where a type-2 SquashFS starts. */
   payloadOffset: number;
+  /** Where the section header table is (e_shoff, e_shentsize, e_shnum, e_shstrndx), unvalidated. */
+  sectionTable: { offset: number; entrySize: number; count: number; namesIndex: number };
 }
 
 const ELF_MAGIC = [0x7f, 0x45, 0x4c, 0x46];
@@ -57,14 +59,17 @@ export function parseElfHeader(buf: Buffer): ElfInfo {
   let shoff: bigint;
   let shentsize: number;
   let shnum: number;
+  let shstrndx: number;
   if (elfClass === 64) {
     shoff = u64(0x28);
     shentsize = u16(0x3a);
     shnum = u16(0x3c);
+    shstrndx = u16(0x3e);
   } else {
     shoff = BigInt(u32(0x20));
     shentsize = u16(0x2e);
     shnum = u16(0x30);
+    shstrndx = u16(0x32);
   }
   const end = shoff + BigInt(shentsize) * BigInt(shnum);
   if (end > BigInt(Number.MAX_SAFE_INTEGER)) {
@@ -81,6 +86,7 @@ export function parseElfHeader(buf: Buffer): ElfInfo {
     arch: machineName(machine),
     appImageType,
     payloadOffset: Number(end),
+    sectionTable: { offset: Number(shoff), entrySize: shentsize, count: shnum, namesIndex: shstrndx },
   };
 }
 

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { KeeperError } from '../core/errors.js';
+import type { ByteTap } from '../net/download/index.js';
 import { parseElfHeader, type ElfInfo } from './elf.js';
 
 /** What a downloaded AppImage must match. */
@@ -140,10 +141,12 @@ function normaliseDigest(value: string): string {
     .toLowerCase();
 }
 
-/** Hex SHA-256 of a file, streamed. */
-export async function sha256File(path: string): Promise<string> {
+/** Hex SHA-256 of a file, streamed; `tap` sees the same bytes (a second digest in the same read). */
+export async function sha256File(path: string, tap?: ByteTap): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash);
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (tap) stream.on('data', (chunk) => tap.update(chunk as Buffer));
+  await pipeline(stream, hash);
   return hash.digest('hex');
 }
 

@@ -1,5 +1,13 @@
 import type { Context } from '../core/context.js';
+import { ExitCode, KeeperError } from '../core/errors.js';
 import { acquireLock } from '../state/lock.js';
+
+/** The exit code of a run whose signal was aborted by Ctrl-C or SIGTERM, or undefined. */
+export function interruptionExitCode(signal: AbortSignal): number | undefined {
+  if (!signal.aborted) return undefined;
+  const reason: unknown = signal.reason;
+  return reason instanceof KeeperError ? reason.exitCode : ExitCode.interrupted;
+}
 
 /**
  * Runs a state-writing command under the lock. Ctrl-C or SIGTERM aborts the work through the
@@ -22,11 +30,15 @@ export async function withLock<T>(
         code: 'INTERRUPTED',
         message: `${sig}: stopping; installed apps stay as they were`,
       });
-      controller.abort(new Error(`interrupted by ${sig}`));
+      controller.abort(
+        new KeeperError('INTERRUPTED', `interrupted by ${sig}`, {
+          exitCode: sig === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated,
+        }),
+      );
       return;
     }
     lock.releaseSync();
-    process.exit(sig === 'SIGINT' ? 130 : 143);
+    process.exit(sig === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated);
   };
   const onExit = (): void => lock.releaseSync();
   process.on('SIGINT', onSignal);

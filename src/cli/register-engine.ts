@@ -11,13 +11,19 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .command('check')
     .description('resolve the latest version of each app; download nothing')
     .argument('[apps...]', 'apps to check (default: all)')
-    .action(async (apps: string[]) => inv.setResult('check', await checkCommand(ctx(), inv.output(), apps)));
+    .option('--force', 'send requests even while a rate-limit window is open')
+    .action(async (apps: string[], flags: { force?: boolean }) =>
+      inv.setResult('check', await checkCommand(ctx(), inv.output(), apps, flags)),
+    );
 
   program
     .command('update')
     .description('resolve, download, verify and install new versions')
     .argument('[apps...]', 'apps to update (default: all)')
-    .option('--force', 'reinstall even when up to date (also lifts a rollback hold)')
+    .option(
+      '--force',
+      'reinstall even when up to date; lifts a rollback hold and ignores open rate-limit windows',
+    )
     .option('--dry-run', 'show what would be downloaded; write nothing')
     .option('--show-all', 'also list apps that are up to date')
     .option('--self', 'then update appimage-keeper itself (as `self-update`)')
@@ -27,9 +33,11 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
 
   program
     .command('remove')
-    .description('undo an install: file, desktop entry, icons, symlink and state')
+    .description(
+      'undo an install: file, desktop entry, icons, symlink; update skips the app until `update APP`',
+    )
     .argument('[apps...]', 'apps to remove')
-    .option('--purge', 'also delete the recipe')
+    .option('--purge', 'also delete the recipe and forget the app')
     .option('--orphans', 'remove installed apps whose recipe is gone, and leftover temp files')
     .action(async (apps: string[], flags: RemoveFlags) =>
       inv.setResult('remove', await removeCommand(ctx(), inv.output(), apps, flags)),

@@ -5,6 +5,32 @@ import { termMessage, termPath, termText } from './terminal-text.js';
 import { timeText } from '../core/time-text.js';
 import { countOf } from '../core/plural.js';
 
+/**
+ * Where the desktop entry went: always when none was installed or our own id replaced the upstream
+ * one (both are worth knowing), with --verbose also when the upstream id was used.
+ */
+function desktopLines(o: AppOutcome, out: Output): string[] {
+  const d = o.desktop;
+  if (!d) return [];
+  const { c } = out;
+  if (d.skipped) {
+    // A reason that is already a warning is not repeated.
+    return o.warnings.some((w) => w.includes(d.skipped ?? ''))
+      ? []
+      : [c.dim(`             no desktop entry: ${termMessage(d.skipped)}`)];
+  }
+  if (d.fallback_reason) {
+    return [
+      c.dim(
+        `             desktop entry ${termText(d.id ?? '?')}.desktop (not ${termText(d.upstream_id ?? 'the upstream id')}: ${termMessage(d.fallback_reason)})`,
+      ),
+    ];
+  }
+  return out.verbose
+    ? [c.dim(`             desktop entry ${termText(d.id ?? '?')}.desktop (the AppImage's own id)`)]
+    : [];
+}
+
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
   const { c } = out;
@@ -26,6 +52,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         `${c.green('updated')}      ${name} ${from ?? '(new)'} → ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
       if (o.path) lines.push(c.dim(`             ${termPath(o.path)}`));
+      lines.push(...desktopLines(o, out));
       break;
     }
     case 'up_to_date':
@@ -47,6 +74,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       if (o.url && o.reason?.startsWith('dry run')) {
         lines.push(c.dim(`             ${from ?? '(new)'} → ${to ?? '?'}  ${termPath(o.url)}`));
       }
+      break;
+    case 'interrupted':
+      lines.push(`${c.yellow('interrupted')}  ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
       break;
     case 'failed':
       lines.push(`${c.red('failed')}       ${name}: ${termMessage(o.error?.message ?? 'unknown error')}`);
@@ -71,5 +101,6 @@ export function summaryLine(summary: Summary, command: 'check' | 'update', extra
     `${summary.failed} failed`,
     `${summary.skipped} skipped`,
   );
+  if (summary.interrupted > 0) parts.push(`${summary.interrupted} interrupted`);
   return [parts.join(', '), ...extra].join(' · ');
 }

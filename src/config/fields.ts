@@ -110,6 +110,15 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
   },
   {
+    key: 'delta',
+    type: 'string',
+    default: 'auto',
+    description: 'Delta updates: auto (a .zsync file, else block maps), zsync, blockmap or off.',
+    aliases: [],
+    schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
+    extension: true,
+  },
+  {
     key: 'show_all',
     type: 'boolean',
     default: false,
@@ -194,9 +203,30 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     key: 'stall_timeout',
     type: 'number (seconds)',
     default: 30,
-    description: 'Abort a connection that delivers no bytes for this long (then retry).',
+    description:
+      'Abort a connection that delivers no bytes, or less than `min_rate` per second, for this long (then retry).',
     aliases: [],
     schema: z.number().positive().max(3600),
+    extension: true,
+  },
+  {
+    key: 'min_rate',
+    type: 'integer (bytes/s)',
+    default: 10240,
+    description:
+      'Minimum download rate: less than this many bytes per second over `stall_timeout` seconds is a stall (`DOWNLOAD_TOO_SLOW`); 0 turns the rule off.',
+    aliases: [],
+    schema: z.number().int('must be a whole number').min(0),
+    extension: true,
+  },
+  {
+    key: 'app_timeout',
+    type: 'number (seconds)',
+    default: 1800,
+    description:
+      'Ceiling on the whole update of one app (resolve, download, verify, install; `APP_TIMEOUT`). Time queued behind other apps for one of the run’s download slots does not count.',
+    aliases: [],
+    schema: z.number().positive().max(86400),
     extension: true,
   },
   {
@@ -215,6 +245,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     description: 'Keep the replaced version of each app so `rollback` can restore it.',
     aliases: [],
     schema: z.boolean(),
+    extension: true,
+  },
+  {
+    key: 'signature',
+    type: '"off", "tofu" or "require"',
+    default: 'tofu',
+    description:
+      'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
+    aliases: [],
+    schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
     extension: true,
   },
   {

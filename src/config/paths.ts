@@ -13,6 +13,8 @@ export interface Paths {
   lockFile: string;
   cacheDir: string;
   dataHome: string;
+  /** `$XDG_DATA_DIRS` (absolute entries; default /usr/local/share, /usr/share): the system's entries. */
+  dataDirs: string[];
   applicationsDir: string;
   iconsDir: string;
 }
@@ -51,9 +53,16 @@ export function resolvePaths(env: NodeJS.ProcessEnv, configDirOverride?: string)
     lockFile: join(stateDir, 'lock'),
     cacheDir: join(cacheHome, TOOL_DIR_NAME),
     dataHome,
+    dataDirs: dataDirsOf(env),
     applicationsDir: join(dataHome, 'applications'),
     iconsDir: join(dataHome, 'icons'),
   };
+}
+
+/** `$XDG_DATA_DIRS`: relative entries are ignored; unset or empty means the spec's default. */
+function dataDirsOf(env: NodeJS.ProcessEnv): string[] {
+  const dirs = (env.XDG_DATA_DIRS ?? '').split(':').filter((d) => d !== '' && isAbsolute(d));
+  return dirs.length > 0 ? dirs : ['/usr/local/share', '/usr/share'];
 }
 
 /** A stable, readable folder name for a config dir path. */

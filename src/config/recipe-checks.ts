@@ -84,6 +84,16 @@ export async function checkRecipe(
       }),
     );
   }
+  const zsyncSet = data.zsync !== undefined && data.zsync !== false;
+  if (zsyncSet && (data.delta === 'off' || data.delta === 'blockmap')) {
+    issues.push(
+      issueAt(
+        y,
+        ['delta'],
+        `delta: ${data.delta} turns the zsync setting off; remove zsync or set delta to auto or zsync`,
+      ),
+    );
+  }
   issues.push(...desktopValueIssues(y, data));
   if (strategy.strategy === 'script' && typeof strategy.script_path === 'string') {
     const err = await scriptPathError(strategy.script_path, recipeDir);

@@ -58,6 +58,18 @@ export const strategySchema = z.discriminatedUnion('strategy', [
   scriptStrategySchema,
 ]);
 
+/** A v4 OpenPGP fingerprint as people paste it (spaces, `0x`, any case) → 40 upper-case hex digits. */
+export function normaliseFingerprint(value: string): string {
+  return value.replace(/\s+/g, '').replace(/^0x/i, '').toUpperCase();
+}
+
+const fingerprint = z
+  .string()
+  .transform(normaliseFingerprint)
+  .refine((v) => /^[0-9A-F]{40}$/.test(v), {
+    message: 'must be a full 40-hex-digit OpenPGP key fingerprint (a short key id can be forged)',
+  });
+
 const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const RECIPE_FIELDS: RecipeFieldSpec[] = [
@@ -106,6 +118,16 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
       'Delta updates: true = <download URL>.zsync, auto = a .zsync asset of the release, or a URL.',
     aliases: [],
     schema: z.union([z.boolean(), z.literal('auto'), httpUrl]),
+  },
+  {
+    key: 'signing_key',
+    type: 'string (fingerprint)',
+    required: false,
+    default: undefined,
+    description:
+      'OpenPGP key fingerprint the embedded signature must come from (pins it instead of trusting the first signed file).',
+    aliases: [],
+    schema: fingerprint,
   },
   {
     key: 'desktop_exec_args',

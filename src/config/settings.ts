@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { defaultGlobalValues } from './fields.js';
+import { hubApiBase, sameApiBase } from './hub-api-base.js';
 import { expandHome } from './paths.js';
 import { resolveScriptPath } from './recipe-checks.js';
 import type { AppSettings, GlobalSettings, StrategyConfig, TokenSource } from './types.js';
@@ -70,7 +71,17 @@ export function effectiveAppSettings(input: {
   ) {
     strategy.inner_asset_match = recipe.inner_asset_match;
   }
-  const token = pickToken(env, input.secretsToken, recipe.hub_token as string | undefined, global.hub_token);
+  const recipeToken = recipe.hub_token as string | undefined;
+  const sharedToken = pickToken(env, input.secretsToken, recipeToken, global.hub_token);
+  // The shared token (environment, secrets.yml, config.yml) belongs to the API base config.yml
+  // names; a recipe that moves the hub API elsewhere gets only a token it names itself.
+  const ownBase = !sameApiBase(hubApiBase(merged), hubApiBase(global));
+  const token = ownBase
+    ? recipeToken
+      ? { value: recipeToken, source: 'config.yml' as const }
+      : undefined
+    : sharedToken;
+  const tokenWithheld = ownBase && !recipeToken ? sharedToken?.source : undefined;
   return {
     ...(merged as unknown as GlobalSettings),
     name: String(recipe.name),
@@ -79,8 +90,10 @@ export function effectiveAppSettings(input: {
     zsync: (recipe.zsync as AppSettings['zsync'] | undefined) ?? false,
     desktop_exec_args: (recipe.desktop_exec_args as string[] | undefined) ?? [],
     desktop_env: (recipe.desktop_env as Record<string, string> | undefined) ?? {},
+    signing_key: recipe.signing_key as string | undefined,
     recipeFile: input.recipeFile,
     recipeDir,
     token,
+    tokenWithheld,
   };
 }

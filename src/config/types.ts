@@ -5,6 +5,9 @@
 
 export type CheckMethod = 'etag' | 'last-modified';
 
+/** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */
+export type DeltaMethod = 'auto' | 'zsync' | 'blockmap' | 'off';
+
 export interface ForgeStrategy {
   strategy: 'forge';
   /** https://<host>/<owner>/<repo> (lab: nested groups allowed). */
@@ -46,6 +49,7 @@ export interface GlobalSettings {
   manage_desktop_files: boolean;
   create_symlinks: boolean;
   segmented_downloads: boolean;
+  delta: DeltaMethod;
   show_all: boolean;
   respect_rate_limits: boolean;
   hub_proxy: boolean;
@@ -59,10 +63,16 @@ export interface GlobalSettings {
   download_connections: number;
   /** Seconds without a byte before a connection is considered stalled (default 30). */
   stall_timeout: number;
+  /** Bytes per second a download must average over each stall_timeout window (default 10 KiB/s; 0 = off). */
+  min_rate: number;
+  /** Seconds one app's whole update may take (default 1800). */
+  app_timeout: number;
   /** Send a desktop notification after unattended runs that changed something (default false). */
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  /** Embedded-signature policy (default tofu). */
+  signature: 'off' | 'tofu' | 'require';
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
   launch_fixes: boolean;
   /** `update` also runs `self-update` after the apps (default false). */
@@ -85,7 +95,14 @@ export interface AppSettings extends GlobalSettings {
   desktop_exec_args: string[];
   /** Environment variables set for the launcher. */
   desktop_env: Record<string, string>;
+  /** The OpenPGP key fingerprint (40 upper-case hex) updates must be signed with. */
+  signing_key?: string | undefined;
   recipeFile: string;
   recipeDir: string;
   token?: { value: string; source: TokenSource } | undefined;
+  /**
+   * Set when a shared token (environment, secrets.yml, config.yml) exists but is not sent because
+   * this recipe points the hub API away from the base config.yml names.
+   */
+  tokenWithheld?: TokenSource | undefined;
 }

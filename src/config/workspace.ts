@@ -6,6 +6,7 @@ import { loadRecipe } from './load-recipe.js';
 import type { Paths } from './paths.js';
 import { APP_NAME_RE } from './recipe-checks.js';
 import { effectiveAppSettings, effectiveGlobal } from './settings.js';
+import { tokenScopeWarnings } from './token-scope-warnings.js';
 import type { AppSettings, GlobalSettings } from './types.js';
 
 /** One recipe: its effective settings, or the reason it cannot be used (that app's failure). */
@@ -59,6 +60,7 @@ export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promi
     );
   }
   apps.sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
+  warnings.push(...tokenScopeWarnings(apps, global));
   return { paths, config, secrets, global, apps, warnings };
 }
 

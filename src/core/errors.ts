@@ -9,6 +9,10 @@ export const ExitCode = {
   appFailed: 1,
   usage: 2,
   locked: 3,
+  /** Ctrl-C (SIGINT) stopped the run: 128 + 2, as shells report it. */
+  interrupted: 130,
+  /** SIGTERM stopped the run: 128 + 15. */
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,7 +1,8 @@
 import type { AppEntry } from '../config/workspace.js';
 import { LIMITS, type Run } from './run.js';
 import { mapPool } from './pool.js';
-import { outcomeFor, type AppOutcome } from './outcome.js';
+import { interruptedOutcome, outcomeFor, removedReason, type AppOutcome } from './outcome.js';
+import { AppClock } from './app-clock.js';
 import { resolveStep } from './resolve-step.js';
 import { errorInfo } from './error-info.js';
 import { recordFailure, recordSeen } from './record.js';
@@ -10,7 +11,12 @@ import { recordFailure, recordSeen } from './record.js';
  * `check`: resolves every selected app in parallel (per-host limits) and compares with state.
  * Downloads nothing and never touches installed files; records what it saw in state.
  */
-export async function checkApps(run: Run, entries: readonly AppEntry[]): Promise<AppOutcome[]> {
+export async function checkApps(
+  run: Run,
+  entries: readonly AppEntry[],
+  named: readonly string[] = [],
+  opts: { force?: boolean } = {},
+): Promise<AppOutcome[]> {
   const now = run.ctx.now().toISOString();
   const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
     const installedVersion = run.store.app(entry.name)?.installed?.version ?? null;
@@ -19,7 +25,19 @@ export async function checkApps(run: Run, entries: readonly AppEntry[]): Promise
     }
     const settings = entry.settings;
     if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', installedVersion), reason: 'ignored' };
-    const step = await resolveStep(settings, run);
+    if (run.store.app(entry.name)?.removedAt && !named.includes(entry.name)) {
+      return {
+        ...outcomeFor(entry.name, 'skipped', installedVersion),
+        reason: removedReason(entry.name),
+      };
+    }
+    if (run.signal.aborted) return interruptedOutcome(entry.name, installedVersion, undefined);
+    const clock = new AppClock(run, settings);
+    const step = await clock.phase((r) => resolveStep(settings, r, { ignoreWindows: opts.force }));
+    if (step.kind === 'failed' && run.signal.aborted) {
+      return interruptedOutcome(entry.name, installedVersion, undefined);
+    }
+    if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     const strategy = settings.strategy.strategy;
     if (step.kind === 'rate_limited') {
       return {

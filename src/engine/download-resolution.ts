@@ -1,6 +1,6 @@
 import type { AppSettings } from '../config/types.js';
 import type { Context } from '../core/context.js';
-import { download, type DownloadResult } from '../net/download/index.js';
+import { download, type ByteTap, type DownloadResult } from '../net/download/index.js';
 import type { Resolution } from '../strategy/types.js';
 
 /**
@@ -12,7 +12,14 @@ export async function downloadResolution(
   settings: AppSettings,
   resolution: Resolution,
   ctx: Context,
-  target: { destDir: string; tempPrefix: string; signal: AbortSignal },
+  target: {
+    destDir: string;
+    tempPrefix: string;
+    signal: AbortSignal;
+    tap?: ByteTap | undefined;
+    /** Bytes on disk so far, as the download reports them (for counting what was received). */
+    onReceived?: ((received: number) => void) | undefined;
+  },
 ): Promise<DownloadResult> {
   ctx.emit({
     type: 'download:start',
@@ -27,12 +34,16 @@ export async function downloadResolution(
     tempPrefix: target.tempPrefix,
     expectedSize: resolution.size,
     validator: resolution.validator,
+    tap: target.tap,
     segmented: settings.segmented_downloads,
     connections: settings.download_connections,
     stallTimeoutMs: settings.stall_timeout * 1000,
+    minBytesPerSec: settings.min_rate,
     signal: target.signal,
-    onProgress: (received, total) =>
-      ctx.emit({ type: 'download:progress', app: settings.name, received, total }),
+    onProgress: (received, total) => {
+      target.onReceived?.(received);
+      ctx.emit({ type: 'download:progress', app: settings.name, received, total });
+    },
   });
   ctx.emit({ type: 'download:end', app: settings.name, bytes: result.size });
   return result;

@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import type { DownloadResult } from '../net/download/index.js';
+import { blockmapDownload, readLocalBlockMap, type BlockMap } from '../net/blockmap/index.js';
+import type { ByteTap, DownloadResult } from '../net/download/index.js';
 import { zsyncDownload } from '../net/zsync/index.js';
 import type { Resolution } from '../strategy/types.js';
 import { downloadResolution } from './download-resolution.js';
@@ -12,105 +13,93 @@ import type { Run } from './run.js';
 export interface FetchedAsset {
   path: string;
   size: number;
-  /** SHA-256 computed while downloading; absent when zsync assembled the file. */
+  /** SHA-256 computed while downloading; absent when a delta update assembled the file. */
   sha256: string | undefined;
-  method: 'plain' | 'segmented' | 'zsync';
-  /** Body bytes transferred for this asset, a failed zsync attempt before a fallback included. */
+  method: 'plain' | 'segmented' | 'zsync' | 'blockmap';
+  /** Body bytes transferred for this asset, a failed delta attempt before a fallback included. */
   bytesDownloaded: number;
   bytesReused: number;
   warnings: string[];
 }
 
-/** The zsync control file URL for an app, or undefined when delta updates are off or impossible. */
+/**
+ * The zsync control file URL for an app, or undefined when zsync is off or impossible: the
+ * recipe's `zsync` (true = <download URL>.zsync, a URL), else the release's published
+ * `<asset>.zsync` unless `delta` rules zsync out.
+ */
 export function zsyncControlUrl(settings: AppSettings, resolution: Resolution): string | undefined {
+  if (settings.delta === 'off' || settings.delta === 'blockmap') return undefined;
   const z = settings.zsync;
-  if (z === false) return undefined;
   if (z === true) return `${resolution.url}.zsync`;
-  if (z === 'auto') return resolution.zsyncUrl;
+  if (z === 'auto' || z === false) return resolution.zsyncUrl;
   return z;
 }
 
+/** What a delta attempt left behind: the finished asset, or the bytes a failed attempt spent. */
+type DeltaAttempt = { asset: FetchedAsset } | { spent: number };
+
 /**
- * Fetches the asset: zsync against the installed file when configured (any failure falls back to a
- * full download, with a warning), else a plain or segmented download.
+ * Fetches the asset: a delta update against the installed file when `delta` allows one (a .zsync
+ * file first, else the block maps both files carry; any failure falls back to a full download,
+ * with a warning), else a plain or segmented download, which feeds `tap` the bytes.
  */
 export async function fetchAsset(
   settings: AppSettings,
   resolution: Resolution,
   seedFile: string | undefined,
   run: Run,
+  tap?: ByteTap,
 ): Promise<FetchedAsset> {
   const warnings: string[] = [];
-  const { ctx } = run;
-  const prefix = tempPrefix(settings.name);
-  const stallTimeoutMs = settings.stall_timeout * 1000;
-  const control = seedFile ? zsyncControlUrl(settings, resolution) : undefined;
-  if (settings.zsync === 'auto' && seedFile && !control) {
-    const message = 'zsync: auto, but the release has no .zsync asset; downloading the whole file';
+  const count = byteTally(run, settings.name);
+  const warn = (code: string, message: string): void => {
     warnings.push(message);
-    ctx.emit({ type: 'warning', app: settings.name, code: 'ZSYNC_NO_CONTROL', message });
-  }
+    run.ctx.emit({ type: 'warning', app: settings.name, code, message });
+  };
   // Bytes a failed delta attempt transferred: the report counts them on top of the full download.
-  let spentOnZsync = 0;
-  if (control && seedFile) {
-    ctx.emit({
-      type: 'download:start',
-      app: settings.name,
-      url: control,
-      total: resolution.size,
-      segmented: false,
-    });
-    try {
-      const z = await zsyncDownload({
-        controlUrl: control,
-        seedPath: seedFile,
-        destDir: settings.storage_dir,
-        tempPrefix: prefix,
-        stallTimeoutMs,
-        signal: run.signal,
-        onProgress: (fetched, total) =>
-          ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total }),
-      });
-      if (resolution.size !== undefined && z.size !== resolution.size) {
-        // A stale control file rebuilds an old file that its own SHA-1 happily confirms; the
-        // release's size is the one independent check when the forge gives no digest.
-        await rm(z.path, { force: true });
-        throw new KeeperError(
-          'ZSYNC_TARGET_CHANGED',
-          `the control file describes ${z.size} bytes but the release's asset has ${resolution.size} (stale control file?)`,
-          { details: { bytesFetched: z.bytesFetched } },
-        );
-      }
-      ctx.emit({ type: 'download:end', app: settings.name, bytes: z.bytesFetched });
-      return {
-        path: z.path,
-        size: z.size,
-        sha256: undefined,
-        method: 'zsync',
-        bytesDownloaded: z.bytesFetched,
-        bytesReused: z.bytesReused,
-        warnings,
-      };
-    } catch (err) {
-      if (run.signal.aborted) throw err;
-      spentOnZsync = fetchedBeforeFailure(err);
-      // Close the delta attempt's progress bar before the full download opens its own.
-      ctx.emit({ type: 'download:end', app: settings.name, bytes: spentOnZsync });
-      const why = err instanceof KeeperError ? `${err.code}: ${err.message}` : String(err);
-      warnings.push(`zsync failed (${why}); fell back to a full download`);
-      ctx.emit({
-        type: 'warning',
-        app: settings.name,
-        code: 'ZSYNC_FALLBACK',
-        message: warnings[warnings.length - 1] ?? why,
-      });
-    }
+  let spent = 0;
+  if (seedFile && settings.delta !== 'off') {
+    const control = zsyncControlUrl(settings, resolution);
+    // A block map describes the AppImage it ends; an archive around it has none of its own.
+    const archive = resolution.assetName.toLowerCase().endsWith('.zip');
+    const seedMap =
+      control || archive || settings.delta === 'zsync' ? undefined : await readLocalBlockMap(seedFile);
+    let attempt: DeltaAttempt | undefined;
+    if (control) attempt = await tryZsync(settings, resolution, control, seedFile, run, warn, count);
+    else if (seedMap) attempt = await tryBlockmap(settings, resolution, seedFile, seedMap, run, warn, count);
+    else if (settings.delta === 'blockmap')
+      warn(
+        'BLOCKMAP_NONE_LOCAL',
+        `delta: blockmap, but ${archive ? 'the asset is a ZIP archive' : 'the installed file carries no block map'}; downloading the whole file`,
+      );
+    else if (settings.zsync === 'auto' || settings.delta === 'zsync')
+      warn(
+        'ZSYNC_NO_CONTROL',
+        `${settings.zsync === 'auto' ? 'zsync: auto' : 'delta: zsync'}, but the release has no .zsync asset; downloading the whole file`,
+      );
+    if (attempt && 'asset' in attempt) return { ...attempt.asset, warnings };
+    spent = attempt?.spent ?? 0;
   }
+  count.restart();
+  return fullDownload(settings, resolution, run, spent, warnings, tap, count);
+}
+
+async function fullDownload(
+  settings: AppSettings,
+  resolution: Resolution,
+  run: Run,
+  spent: number,
+  warnings: string[],
+  tap: ByteTap | undefined,
+  count: ByteTally,
+): Promise<FetchedAsset> {
   const result: DownloadResult = await run.downloadLimiter(resolution.url, () =>
-    downloadResolution(settings, resolution, ctx, {
+    downloadResolution(settings, resolution, run.ctx, {
       destDir: settings.storage_dir,
-      tempPrefix: prefix,
+      tempPrefix: tempPrefix(settings.name),
+      tap,
       signal: run.signal,
+      onReceived: count,
     }),
   );
   return {
@@ -118,10 +107,118 @@ export async function fetchAsset(
     size: result.size,
     sha256: result.sha256,
     method: result.segmented ? 'segmented' : 'plain',
-    bytesDownloaded: result.size + spentOnZsync,
+    bytesDownloaded: result.size + spent,
     bytesReused: 0,
     warnings,
   };
+}
+
+/** Emits the progress events of a delta attempt around `work`; a failure becomes a warning. */
+async function deltaAttempt(
+  settings: AppSettings,
+  resolution: Resolution,
+  url: string,
+  label: string,
+  run: Run,
+  warn: (code: string, message: string) => void,
+  count: ByteTally,
+  work: (onProgress: (fetched: number, total: number) => void) => Promise<FetchedAsset>,
+): Promise<DeltaAttempt> {
+  const { ctx } = run;
+  ctx.emit({ type: 'download:start', app: settings.name, url, total: resolution.size, segmented: false });
+  try {
+    const asset = await work((fetched, total) => {
+      count(fetched);
+      ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total });
+    });
+    ctx.emit({ type: 'download:end', app: settings.name, bytes: asset.bytesDownloaded });
+    return { asset };
+  } catch (err) {
+    if (run.signal.aborted) throw err;
+    const spent = fetchedBeforeFailure(err);
+    // Close the delta attempt's progress bar before the full download opens its own.
+    ctx.emit({ type: 'download:end', app: settings.name, bytes: spent });
+    const why = err instanceof KeeperError ? `${err.code}: ${err.message}` : String(err);
+    warn(`${label.toUpperCase()}_FALLBACK`, `${label} failed (${why}); fell back to a full download`);
+    return { spent };
+  }
+}
+
+function tryZsync(
+  settings: AppSettings,
+  resolution: Resolution,
+  control: string,
+  seedFile: string,
+  run: Run,
+  warn: (code: string, message: string) => void,
+  count: ByteTally,
+): Promise<DeltaAttempt> {
+  return deltaAttempt(settings, resolution, control, 'zsync', run, warn, count, async (onProgress) => {
+    const z = await zsyncDownload({
+      controlUrl: control,
+      seedPath: seedFile,
+      destDir: settings.storage_dir,
+      tempPrefix: tempPrefix(settings.name),
+      stallTimeoutMs: settings.stall_timeout * 1000,
+      minBytesPerSec: settings.min_rate,
+      // A stale or hostile control file is refused before anything is written.
+      expectedSize: resolution.size,
+      signal: run.signal,
+      onProgress,
+    });
+    return {
+      path: z.path,
+      size: z.size,
+      sha256: undefined,
+      method: 'zsync',
+      bytesDownloaded: z.bytesFetched,
+      bytesReused: z.bytesReused,
+      warnings: [],
+    };
+  });
+}
+
+function tryBlockmap(
+  settings: AppSettings,
+  resolution: Resolution,
+  seedFile: string,
+  seedMap: BlockMap,
+  run: Run,
+  warn: (code: string, message: string) => void,
+  count: ByteTally,
+): Promise<DeltaAttempt> {
+  return deltaAttempt(
+    settings,
+    resolution,
+    resolution.url,
+    'blockmap',
+    run,
+    warn,
+    count,
+    async (onProgress) => {
+      const b = await blockmapDownload({
+        url: resolution.url,
+        seedPath: seedFile,
+        seedMap,
+        expectedSize: resolution.size,
+        destDir: settings.storage_dir,
+        tempPrefix: tempPrefix(settings.name),
+        stallTimeoutMs: settings.stall_timeout * 1000,
+        minBytesPerSec: settings.min_rate,
+        signal: run.signal,
+        onProgress,
+      });
+      return {
+        path: b.path,
+        size: b.size,
+        sha256: undefined,
+        method: 'blockmap',
+        bytesDownloaded: b.bytesFetched,
+        bytesReused: b.bytesReused,
+        warnings: [],
+      };
+    },
+  );
 }
 
 function fetchedBeforeFailure(err: unknown): number {
@@ -132,4 +229,24 @@ function fetchedBeforeFailure(err: unknown): number {
 /** Deletes temp files, ignoring ones already gone. */
 export async function removeTemps(...paths: (string | undefined)[]): Promise<void> {
   await Promise.all(paths.filter((p): p is string => !!p).map((p) => rm(p, { force: true })));
+}
+
+/** Counts what each transfer of an app really received into `run.bytesByApp`. */
+type ByteTally = ((onDisk: number) => void) & { restart(): void };
+
+/** A progress counter that adds what each transfer really received to `run.bytesByApp`. */
+function byteTally(run: Run, app: string): ByteTally {
+  let last = 0;
+  const count = (onDisk: number): void => {
+    // A restart from byte 0 (a server that ignored a resume, or the next attempt) reports a
+    // smaller total: new bytes are counted from there.
+    if (onDisk < last) last = 0;
+    run.bytesByApp.set(app, (run.bytesByApp.get(app) ?? 0) + onDisk - last);
+    last = onDisk;
+  };
+  return Object.assign(count, {
+    restart: () => {
+      last = 0;
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import { hostArch } from '../appimage/elf.js';
 import { sha256File, verifyAppImage, verifySizeAndDigest } from '../appimage/verify.js';
+import { ZeroedDigestTap } from '../appimage/zeroed-digest.js';
 import { extractAppImageFromZip, isZip } from '../appimage/zip.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
@@ -8,12 +9,14 @@ import { cleanStaleTemps } from '../net/download/index.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { placeAppImage } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import type { Resolution } from '../strategy/types.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
 import type { Run } from './run.js';
+import { signatureStep } from './signature-step.js';
 
 /** What an install produced, for the outcome and for state. */
 export interface InstallResult {
@@ -21,6 +24,10 @@ export interface InstallResult {
   previous: InstalledRecord | undefined;
   symlink: string | undefined;
   integration: AppState['integration'];
+  /** The app's signature pin after this install. */
+  signature: AppState['signature'];
+  /** Where the desktop entry went (undefined when integration is off or failed). */
+  desktop: DesktopPlacement | undefined;
   warnings: string[];
   method: string;
   bytesDownloaded: number;
@@ -55,13 +62,17 @@ export async function installApp(
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name));
   const oldFile = current?.installed?.file;
-  const fetched = await fetchAsset(settings, resolution, oldFile, run);
+  // The signed digest of an AppImage is computed in the same pass as its SHA-256.
+  const newTap = (): ZeroedDigestTap | undefined =>
+    settings.signature === 'off' ? undefined : new ZeroedDigestTap(resolution.size);
+  let tap = newTap();
+  const fetched = await fetchAsset(settings, resolution, oldFile, run, tap);
   let appImagePath = fetched.path;
   const warnings = [...fetched.warnings];
   try {
     const sha256 = await expectedChecksum(resolution, run.signal);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
-    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path));
+    const assetSha = fetched.sha256 ?? (await sha256File(fetched.path, tap));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));
     let fileSha = assetSha;
     if (zipped) {
@@ -73,7 +84,8 @@ export async function installApp(
       await rm(fetched.path, { force: true });
       appImagePath = inner.path;
       await verifyAppImage(appImagePath, { hostArch: hostArch(run.ctx.arch) });
-      fileSha = await sha256File(appImagePath);
+      tap = newTap();
+      fileSha = await sha256File(appImagePath, tap);
     } else {
       await verifyAppImage(
         appImagePath,
@@ -89,6 +101,9 @@ export async function installApp(
       settings.strategy.strategy === 'direct'
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
+    const signedDigest = tap?.result();
+    const signature = await signatureStep(settings, appImagePath, version, current, run.ctx, signedDigest);
+    warnings.push(...signature.warnings);
     const fileName = renderFileName(settings.naming_format, settings.name, version);
     const placed = await placeAppImage({
       tempPath: appImagePath,
@@ -135,6 +150,8 @@ export async function installApp(
       symlink,
       previous: current?.integration,
       dataHome: run.ctx.paths.dataHome,
+      dataDirs: run.ctx.paths.dataDirs,
+      claims: run.desktopClaims,
       env: run.ctx.env,
     });
     warnings.push(...integ.warnings);
@@ -143,6 +160,8 @@ export async function installApp(
       previous,
       symlink,
       integration: integ.record,
+      signature: signature.state,
+      desktop: integ.placement,
       warnings,
       method: fetched.method,
       bytesDownloaded: fetched.bytesDownloaded,

@@ -2,7 +2,8 @@ import { readLaunchTraits, type LaunchTraits } from '../appimage/launch-traits.j
 import { readAppImageMetadata } from '../appimage/metadata.js';
 import type { AppSettings } from '../config/types.js';
 import { describeError } from '../core/errors.js';
-import { integrateDesktop } from '../install/desktop-integration.js';
+import type { DesktopClaims } from '../install/desktop-claims.js';
+import { integrateDesktop, type DesktopPlacement } from '../install/desktop-integration.js';
 import { retargetDesktopFile } from '../install/desktop-retarget.js';
 import {
   apparmorProfileName,
@@ -29,8 +30,20 @@ export interface IntegrateTarget {
   symlink: string | undefined;
   previous: IntegrationState | undefined;
   dataHome: string;
+  /** `$XDG_DATA_DIRS`: an upstream desktop id the system provides is not used. */
+  dataDirs: readonly string[];
+  /** Desktop ids and icon names held by apps (the run's). */
+  claims: DesktopClaims;
   /** The run's environment (APPIMAGE_KEEPER_HOST_ROOT for host facts). */
   env: NodeJS.ProcessEnv;
+}
+
+/** What the integration step did: the record for state, warnings, and where the entry went. */
+export interface IntegrateStepResult {
+  record: IntegrationState | undefined;
+  warnings: string[];
+  /** Undefined when integration is off or failed. */
+  placement?: DesktopPlacement | undefined;
 }
 
 /** The launch fixes for `traits` on this host, under the app's settings. */
@@ -70,17 +83,19 @@ function fixNotes(settings: AppSettings, plan: LaunchPlan, before: LaunchRecord 
 export async function integrateStep(
   settings: AppSettings,
   target: IntegrateTarget,
-): Promise<{ record: IntegrationState | undefined; warnings: string[] }> {
+): Promise<IntegrateStepResult> {
   const { appImagePath, symlink, previous } = target;
   if (!settings.manage_desktop_files) return { record: previous, warnings: [] };
   try {
     const traits = await readLaunchTraits(appImagePath);
     const plan = await launchPlan(settings, traits, target.env);
-    const { record, warnings } = await integrateDesktop({
+    const { record, warnings, placement } = await integrateDesktop({
       appName: settings.name,
       appImagePath,
       execPath: symlink ?? appImagePath,
       dataHome: target.dataHome,
+      dataDirs: target.dataDirs,
+      claims: target.claims,
       execArgs: plan.execArgs,
       env: plan.env,
       previous,
@@ -90,9 +105,12 @@ export async function integrateStep(
       libfuse2: traits.needsLibfuse2,
       fixes: appliedFixIds(plan.fixes),
     };
+    // No entry (the AppImage opted out, or is not an application): no launch fixes to record.
+    if (!record) return { record: undefined, warnings, placement };
     return {
       record: { ...record, launch },
       warnings: [...fixNotes(settings, plan, previous?.launch), ...warnings],
+      placement,
     };
   } catch (err) {
     const warnings = [`desktop integration failed, kept the previous entry: ${describeError(err)}`];
@@ -114,7 +132,7 @@ export async function integrateStep(
 export async function refreshLaunchFixes(
   settings: AppSettings,
   target: IntegrateTarget & { previous: IntegrationState | undefined },
-): Promise<{ record: IntegrationState | undefined; warnings: string[] } | undefined> {
+): Promise<IntegrateStepResult | undefined> {
   const integration = target.previous;
   if (!settings.manage_desktop_files || !integration) return undefined;
   const known = integration.launch;

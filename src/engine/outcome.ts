@@ -1,5 +1,22 @@
-/** Status of one app after a run (JSON spelling of DESIGN 3; `update_available` only from check). */
-export type AppStatus = 'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped';
+/**
+ * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
+ * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
+ */
+export type AppStatus =
+  'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
+
+/** Where an app's desktop entry went, or why there is none (JSON `desktop` of update). */
+export interface DesktopOutcome {
+  /** Desktop id written (file name without `.desktop`); null when no entry was installed. */
+  id: string | null;
+  file: string | null;
+  /** The id the AppImage ships, when it is a valid one. */
+  upstream_id: string | null;
+  /** Why `appimage-keeper-<app>` was used instead of the upstream id. */
+  fallback_reason?: string | undefined;
+  /** Why no entry was installed. */
+  skipped?: string | undefined;
+}
 
 /** What happened to one app in one run. */
 export interface AppOutcome {
@@ -13,13 +30,15 @@ export interface AppOutcome {
   /** Why a skipped app was skipped: ignored, held, dry-run. */
   reason?: string | undefined;
   warnings: string[];
-  /** Bytes transferred for the AppImage (and reused from the old file with zsync). */
+  /** Bytes transferred for the AppImage (and reused from the old file by a delta update). */
   bytes_downloaded?: number | undefined;
   bytes_reused?: number | undefined;
-  /** How the file was fetched: plain, segmented, zsync. */
+  /** How the file was fetched: plain, segmented, zsync, blockmap. */
   method?: string | undefined;
   /** The asset URL (dry-run shows what would be downloaded). */
   url?: string | undefined;
+  /** Where the desktop entry went (updated apps with desktop integration). */
+  desktop?: DesktopOutcome | undefined;
   /** The proxy base the release metadata came through (the hub was rate-limited). */
   via_proxy?: string | undefined;
 }
@@ -32,6 +51,7 @@ export interface Summary {
   rate_limited: number;
   failed: number;
   skipped: number;
+  interrupted: number;
 }
 
 /** Counts outcomes by status. */
@@ -43,6 +63,7 @@ export function summarize(outcomes: readonly AppOutcome[]): Summary {
     rate_limited: 0,
     failed: 0,
     skipped: 0,
+    interrupted: 0,
   };
   for (const o of outcomes) s[o.status]++;
   return s;
@@ -59,5 +80,23 @@ export function outcomeFor(name: string, status: AppStatus, fromVersion: string 
     error: null,
     retry_at: null,
     warnings: [],
+  };
+}
+
+/** Why a removed app is skipped until it is named (`update APP` installs it again). */
+export function removedReason(name: string): string {
+  return `removed; run \`update ${name}\` to install it again`;
+}
+
+/** An app that Ctrl-C or SIGTERM stopped (or kept from starting); its installed file is untouched. */
+export function interruptedOutcome(
+  name: string,
+  fromVersion: string | null,
+  path: string | undefined,
+): AppOutcome {
+  return {
+    ...outcomeFor(name, 'interrupted', fromVersion),
+    path: path ?? null,
+    reason: 'interrupted; the installed version stays as it was',
   };
 }

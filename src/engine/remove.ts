@@ -2,14 +2,18 @@ import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
+import { DesktopClaims } from '../install/desktop-claims.js';
 import { removeIntegration } from '../install/desktop-integration.js';
 import { PREVIOUS_DIR } from '../install/place.js';
 import { removeSymlink } from '../install/symlink.js';
 import type { StateStore } from '../state/store.js';
+import type { AppState } from '../state/types.js';
 
 /** What `remove` did for one app. */
 export interface RemoveOutcome {
   name: string;
+  /** `not_installed`: nothing was installed (never, or already removed); `incomplete`: see errors. */
+  status: 'removed' | 'not_installed' | 'incomplete';
   removed: string[];
   /** Recorded paths that were already gone (reported, not errors). */
   missing: string[];
@@ -45,18 +49,33 @@ async function removeEmptyPreviousDir(dir: string): Promise<void> {
   await rmdir(dir).catch(() => undefined);
 }
 
+/** True when state records something of the app on disk (a removed or never-installed app has nothing). */
+function hasInstall(state: AppState | undefined): boolean {
+  return !!(state?.installed || state?.previous || state?.symlink || state?.integration);
+}
+
 /**
  * Undoes an install exactly as state recorded it: the AppImage, the kept previous version, desktop
- * entry, icons, symlink and the state entry. With `purge`, the recipe goes too.
+ * entry, icons and symlink. The state entry then only marks the app removed, so `update` does not
+ * bring it back until it is named; with `purge`, the recipe and the state entry go.
  */
 export async function removeApp(
   name: string,
   ws: Workspace,
   store: StateStore,
-  opts: { purge: boolean },
+  opts: { purge: boolean; now: string },
 ): Promise<RemoveOutcome> {
-  const out: RemoveOutcome = { name, removed: [], missing: [], skipped: [], errors: [], purged_recipe: null };
+  const out: RemoveOutcome = {
+    name,
+    status: 'removed',
+    removed: [],
+    missing: [],
+    skipped: [],
+    errors: [],
+    purged_recipe: null,
+  };
   const state = store.app(name);
+  if (!hasInstall(state)) out.status = 'not_installed';
   if (state?.installed) await removeFile(state.installed.file, out);
   if (state?.previous) {
     await removeFile(state.previous.file, out);
@@ -68,10 +87,12 @@ export async function removeApp(
     else if (r === 'missing') out.missing.push(state.symlink);
     else out.skipped.push(state.symlink);
   }
+  // Built from the other apps' records: an icon name one of them holds is not ours to delete.
+  const claims = DesktopClaims.fromState(store.snapshot().apps);
   for (const integration of [state?.integration, state?.previous?.integration]) {
     if (!integration) continue;
     try {
-      const r = await removeIntegration(integration);
+      const r = await removeIntegration(integration, name, claims);
       out.removed.push(...r.removed.filter((p) => !out.removed.includes(p)));
       out.missing.push(...r.missing.filter((p) => !out.missing.includes(p) && !out.removed.includes(p)));
       out.skipped.push(...r.skipped);
@@ -79,7 +100,11 @@ export async function removeApp(
       out.errors.push(`desktop integration: ${describeError(err)}`);
     }
   }
-  if (out.errors.length === 0) store.deleteApp(name);
+  if (out.errors.length > 0) out.status = 'incomplete';
+  else if (opts.purge) store.deleteApp(name);
+  else if (state && out.status === 'removed') {
+    store.updateApp(name, state.strategy, (s) => ({ strategy: s.strategy, removedAt: opts.now }));
+  }
   if (opts.purge) {
     const entry = ws.apps.find((a) => a.name === name);
     if (entry) {
@@ -93,10 +118,19 @@ export async function removeApp(
   return out;
 }
 
-/** State entries whose recipe is gone. */
+/** State entries whose recipe is gone and that still have something installed. */
 export function orphanNames(ws: Workspace, store: StateStore): string[] {
   const known = new Set(ws.apps.map((a) => a.name));
-  return store.appNames().filter((n) => !known.has(n));
+  return store.appNames().filter((n) => !known.has(n) && hasInstall(store.app(n)));
+}
+
+/**
+ * Drops state entries of apps that have nothing installed and no recipe any more (a removed app
+ * whose recipe was then deleted): the removal mark has nothing left to protect.
+ */
+export function forgetRecipelessRemoved(ws: Workspace, store: StateStore): void {
+  const known = new Set(ws.apps.map((a) => a.name));
+  for (const n of store.appNames()) if (!known.has(n) && !hasInstall(store.app(n))) store.deleteApp(n);
 }
 
 /** Leftover temp files of interrupted runs in every storage dir we know of. */

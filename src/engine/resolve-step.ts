@@ -21,12 +21,13 @@ function limiterKey(settings: AppSettings): string {
 /**
  * Resolves one app and decides whether it needs an update: the remote identity differs from the
  * installed one, or the installed file is missing. A release the guards refuse (a proxy downgrade,
- * a replaced asset unless `force`) fails here, before anything is downloaded.
+ * a replaced asset unless `force`) fails here, before anything is downloaded. `ignoreWindows` sends
+ * the requests even while a rate-limit window is open.
  */
 export async function resolveStep(
   settings: AppSettings,
   run: Run,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; ignoreWindows?: boolean } = {},
 ): Promise<ResolveStep> {
   const appState = run.store.app(settings.name);
   const installed = appState?.installed;
@@ -38,6 +39,7 @@ export async function resolveStep(
         installedVersion: installed?.version,
         memo: run.memo,
         signal: run.signal,
+        force: opts.ignoreWindows === true,
       }),
     );
     if (outcome.kind === 'rate_limited') {

@@ -1,6 +1,7 @@
 import type { Workspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
 import { createHostLimiter, type HostLimiter } from '../net/download/index.js';
+import { DesktopClaims } from '../install/desktop-claims.js';
 import type { StateStore } from '../state/store.js';
 
 /** Per-run limits; documented in docs/engine.md. */
@@ -25,6 +26,10 @@ export interface Run {
   resolveLimiter: HostLimiter;
   downloadLimiter: HostLimiter;
   signal: AbortSignal;
+  /** Desktop ids and icon names taken by the apps of this run (and recorded in state). */
+  desktopClaims: DesktopClaims;
+  /** Body bytes each app's downloads received in this run, failed and interrupted attempts included. */
+  bytesByApp: Map<string, number>;
 }
 
 /** Creates the shared run state. */
@@ -37,5 +42,7 @@ export function createRun(ctx: Context, ws: Workspace, store: StateStore, signal
     resolveLimiter: createHostLimiter(LIMITS.resolvePerHost),
     downloadLimiter: createHostLimiter(LIMITS.downloadPerHost),
     signal,
+    desktopClaims: DesktopClaims.fromState(store.snapshot().apps),
+    bytesByApp: new Map(),
   };
 }

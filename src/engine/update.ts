@@ -1,19 +1,40 @@
 import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
+import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
 import { installApp } from './install-app.js';
+import type { DesktopPlacement } from '../install/desktop-integration.js';
 import { refreshLaunchFixes } from './integrate-step.js';
-import { outcomeFor, type AppOutcome } from './outcome.js';
+import {
+  interruptedOutcome,
+  outcomeFor,
+  removedReason,
+  type AppOutcome,
+  type DesktopOutcome,
+} from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { rememberReleaseAsset } from './release-guards.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 
+/** The outcome's view of where the desktop entry went. */
+function desktopOutcome(p: DesktopPlacement): DesktopOutcome {
+  return {
+    id: p.id,
+    file: p.file,
+    upstream_id: p.upstreamId,
+    ...(p.fallbackReason ? { fallback_reason: p.fallbackReason } : {}),
+    ...(p.skipped ? { skipped: p.skipped } : {}),
+  };
+}
+
 /** Flags of `update`. */
 export interface UpdateOptions {
   force: boolean;
   dryRun: boolean;
+  /** Apps named on the command line: a removed app is installed again only when named. */
+  named?: readonly string[] | undefined;
 }
 
 /**
@@ -45,9 +66,23 @@ export async function updateApps(
         reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
       };
     }
+    if (state?.removedAt && !opts.named?.includes(entry.name)) {
+      return {
+        ...outcomeFor(entry.name, 'skipped', fromVersion),
+        reason: removedReason(entry.name),
+      };
+    }
+    if (run.signal.aborted) return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
-    const step = await resolveStep(settings, run, { force: opts.force });
+    const clock = new AppClock(run, settings);
+    const step = await clock.phase((r) =>
+      resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }),
+    );
+    if (step.kind === 'failed' && run.signal.aborted) {
+      return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
+    }
+    if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     if (step.kind === 'rate_limited') {
       return {
         ...outcomeFor(entry.name, 'rate_limited', fromVersion),
@@ -77,6 +112,8 @@ export async function updateApps(
             symlink: state.symlink,
             previous: state.integration,
             dataHome: run.ctx.paths.dataHome,
+            dataDirs: run.ctx.paths.dataDirs,
+            claims: run.desktopClaims,
             env: run.ctx.env,
           })
         : undefined;
@@ -95,7 +132,7 @@ export async function updateApps(
       return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
     }
     try {
-      const result = await downloads(() => installApp(settings, r, state, run));
+      const result = await downloads(() => clock.phase((timed) => installApp(settings, r, state, timed)));
       const done = run.ctx.now().toISOString();
       run.store.updateApp(entry.name, strategy, (s) => ({
         ...s,
@@ -104,7 +141,9 @@ export async function updateApps(
         previous: result.previous ? { ...result.previous, integration: s.integration } : s.previous,
         integration: result.integration,
         symlink: result.symlink,
+        signature: result.signature,
         hold: false,
+        removedAt: undefined,
         lastCheck: done,
         lastUpdate: done,
         lastError: undefined,
@@ -129,8 +168,15 @@ export async function updateApps(
         method: result.method,
         bytes_downloaded: result.bytesDownloaded,
         bytes_reused: result.bytesReused,
+        ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
       };
     } catch (err) {
+      // What the failed or interrupted transfer really cost is counted too.
+      const spent = run.bytesByApp.get(entry.name);
+      const bytes = spent ? { bytes_downloaded: spent } : {};
+      if (run.signal.aborted) {
+        return { ...interruptedOutcome(entry.name, fromVersion, state?.installed?.file), ...bytes };
+      }
       const e = toKeeperError(err);
       recordFailure(run.store, entry.name, strategy, now, e);
       return {
@@ -139,6 +185,7 @@ export async function updateApps(
         to_version: r.version,
         path: state?.installed?.file ?? null,
         error: errorInfo(e),
+        ...bytes,
       };
     }
   });

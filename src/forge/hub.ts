@@ -48,6 +48,7 @@ export async function fetchHubRelease(
         'x-github-api-version': '2022-11-28',
         ...hubAuthHeaders(url, settings),
       },
+      credentialsUnder: repo.apiBase,
       conditional: true,
       proxyFor: { owner: repo.owner, repo: repo.repo },
       what: `${prerelease ? 'releases' : 'latest release'} of ${slug}`,

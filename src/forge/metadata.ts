@@ -6,17 +6,20 @@
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { request } from '../net/http.js';
+import { parseBoundedJson } from '../net/json-limits.js';
 import type { HttpResponse } from '../net/http.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { memoize } from './memo.js';
 import { builtinProxyBases, namesRepository, proxiedUrl, proxyBases } from './proxy.js';
-import { detectRateLimit, hostKey, openWindow, recordWindow } from './rate-limit.js';
+import { appWindow, clearAppWindow, detectRateLimit, recordAppWindow } from './rate-limit.js';
 
 /** What to fetch and how. */
 export interface MetadataRequest {
   url: string;
   /** Extra headers (Accept, the hub token); never sent to proxies. */
   headers?: Record<string, string>;
+  /** The API base the token in `headers` belongs to; a redirect out of it drops the token. */
+  credentialsUnder?: string | undefined;
   /** Send If-None-Match / If-Modified-Since from the store and replay the cached body on 304. */
   conditional: boolean;
   /** Hub requests only: the repository a proxied answer must name. */
@@ -30,14 +33,38 @@ export type MetadataResult =
   | { kind: 'ok'; body: unknown; notModified: boolean; requests: number; via?: string | undefined }
   | { kind: 'rate_limited'; retryAt: Date; host: string; message: string; requests: number };
 
-/** Fetches JSON metadata once per run and URL; a repeated URL reports zero requests. */
+/**
+ * Fetches JSON metadata once per run and URL; a repeated URL reports zero requests. An open window
+ * of this app for this URL answers without a request, unless `respect_rate_limits` is false or the
+ * run is forced; a limit opens (or a real answer closes) this app's window.
+ */
 export async function fetchMetadata(
   req: MetadataRequest,
   settings: AppSettings,
   deps: ResolveDeps,
 ): Promise<MetadataResult> {
+  const { ctx, store } = deps;
+  const window = appWindow(store, settings.name, req.url, ctx.now());
+  if (window && settings.respect_rate_limits && !deps.force) {
+    return {
+      kind: 'rate_limited',
+      retryAt: new Date(window.until),
+      host: window.host ?? new URL(req.url).host,
+      message: window.message,
+      requests: 0,
+    };
+  }
   const { value, shared } = await memoize(deps.memo, `GET ${req.url}`, () => fetchOnce(req, settings, deps));
-  return shared ? { ...value, requests: 0 } : value;
+  const result = shared ? { ...value, requests: 0 } : value;
+  if (result.kind === 'rate_limited') {
+    recordAppWindow(store, settings.name, req.url, result.host, {
+      retryAt: result.retryAt,
+      message: result.message,
+    });
+  } else {
+    clearAppWindow(store, settings.name);
+  }
+  return result;
 }
 
 async function fetchOnce(
@@ -46,32 +73,22 @@ async function fetchOnce(
   deps: ResolveDeps,
 ): Promise<MetadataResult> {
   const { ctx, store } = deps;
-  const host = new URL(req.url).host;
-  const key = hostKey(host);
-  const window = openWindow(store, key, ctx.now());
-  if (window && settings.respect_rate_limits) {
-    return {
-      kind: 'rate_limited',
-      retryAt: new Date(window.until),
-      host,
-      message: window.message,
-      requests: 0,
-    };
-  }
   const cached = req.conditional ? store.getCached(req.url) : undefined;
   const headers: Record<string, string> = { ...req.headers };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   else if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-  const res = await request(req.url, { headers, signal: deps.signal });
+  const res = await request(req.url, {
+    headers,
+    signal: deps.signal,
+    ...(req.credentialsUnder ? { credentialsUnder: req.credentialsUnder } : {}),
+  });
   let requests = res.requests;
 
   if (res.status === 304 && cached) {
-    store.clearRateLimit(key);
     return { kind: 'ok', body: cached.body, notModified: true, requests };
   }
   if (res.status >= 200 && res.status < 300) {
     const body = res.json();
-    store.clearRateLimit(key);
     if (req.conditional && (res.headers.etag || res.headers['last-modified'])) {
       store.setCached(req.url, {
         etag: res.headers.etag,
@@ -84,7 +101,8 @@ async function fetchOnce(
   }
   const limit = detectRateLimit(res.status, res.headers, ctx.now(), res.text);
   if (!limit) throw httpError(req, res);
-  recordWindow(store, key, limit);
+  // The window names the host that answered with the limit, which a redirect may have changed.
+  const host = new URL(res.url).host;
   const message = `${host} ${limit.message}`;
   if (req.proxyFor && settings.hub_proxy) {
     const proxied = await viaProxies(req, req.proxyFor, settings, deps);
@@ -179,7 +197,7 @@ function httpError(req: MetadataRequest, res: HttpResponse): KeeperError {
 
 function apiMessage(text: string): string | undefined {
   try {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed = parseBoundedJson(text, '');
     if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
       const message = parsed.message;
       if (typeof message === 'string') return message.slice(0, 200);

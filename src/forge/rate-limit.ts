@@ -73,11 +73,6 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   return Number.isNaN(date) ? undefined : date;
 }
 
-/** Store key of an API host's window. */
-export function hostKey(host: string): string {
-  return `host:${host}`;
-}
-
 /** Store key of an app's window. */
 export function appKey(name: string): string {
   return `app:${name}`;
@@ -95,9 +90,43 @@ export function openWindow(store: ResolverStore, key: string, now: Date): RateLi
   return window;
 }
 
-/** Records a window, keeping the later end when one is already open. */
-export function recordWindow(store: ResolverStore, key: string, limit: DetectedRateLimit): void {
+/**
+ * The open window that keeps `app` from requesting `url`. A window belongs to the app that was
+ * answered with the limit and to the URL it asked then: other apps on that host still send their
+ * own request, and once the app asks another URL (a new repository, another API base) the old
+ * window is dropped. Windows without a URL (older state files) are dropped too.
+ */
+export function appWindow(
+  store: ResolverStore,
+  app: string,
+  url: string,
+  now: Date,
+): RateLimitWindow | undefined {
+  const key = appKey(app);
+  const window = openWindow(store, key, now);
+  if (!window || window.url === url) return window;
+  store.clearRateLimit(key);
+  return undefined;
+}
+
+/**
+ * Records the window `limit` opens for `app` asking `url`, answered by `host`; an open window for
+ * the same URL that ends later is kept.
+ */
+export function recordAppWindow(
+  store: ResolverStore,
+  app: string,
+  url: string,
+  host: string,
+  limit: DetectedRateLimit,
+): void {
+  const key = appKey(app);
   const existing = store.getRateLimit(key);
-  if (existing && Date.parse(existing.until) > limit.retryAt.getTime()) return;
-  store.setRateLimit(key, { until: limit.retryAt.toISOString(), message: limit.message });
+  if (existing?.url === url && Date.parse(existing.until) > limit.retryAt.getTime()) return;
+  store.setRateLimit(key, { until: limit.retryAt.toISOString(), message: limit.message, url, host });
+}
+
+/** Closes `app`'s window after a request that got a real answer. */
+export function clearAppWindow(store: ResolverStore, app: string): void {
+  store.clearRateLimit(appKey(app));
 }

@@ -1,16 +1,19 @@
 import { dirname, join } from 'node:path';
-import { getGroup, getRaw, MAIN_GROUP, serializeDesktopEntry } from '../appimage/desktop-entry.js';
+import { getGroup, getRaw, getString, MAIN_GROUP, serializeDesktopEntry } from '../appimage/desktop-entry.js';
 import type { FoundIcon } from '../appimage/icon-choice.js';
 import { readDesktopAndIcon } from '../appimage/metadata.js';
 import { openAppImage } from '../appimage/open-appimage.js';
-import { KeeperError } from '../core/errors.js';
 import { refreshDesktopCaches } from './desktop-caches.js';
 import { pruneEmptyDirs, readIfExists, removeIfExists, writeFileAtomic } from './desktop-fs.js';
-import { OUR_MARK_KEY, OUR_PREFIX, ourName, safeUpstreamId } from './desktop-names.js';
+import { DesktopClaims, iconNameOf } from './desktop-claims.js';
+import { OUR_PREFIX, safeUpstreamId } from './desktop-names.js';
+import { repairDesktopEntry } from './desktop-repair.js';
 import { rewriteDesktopEntry } from './desktop-rewrite.js';
+import { chooseDesktopTarget, claimIconName, markOf } from './desktop-target.js';
 import { iconTargetPath, looksLikeOurIcon } from './icon-install.js';
 
 export { readAppImageMetadata, type AppImageMetadata } from '../appimage/metadata.js';
+export { markOf } from './desktop-target.js';
 
 /** Every path one integration installed, kept in state so removal undoes exactly that. */
 export interface IntegrationRecord {
@@ -28,56 +31,45 @@ export interface IntegrateOptions {
   execPath: string;
   /** $XDG_DATA_HOME */
   dataHome: string;
+  /** $XDG_DATA_DIRS: an upstream id one of their `applications/` provides is not used. */
+  dataDirs?: readonly string[] | undefined;
+  /** Desktop ids and icon names held by apps (one instance per run); a fresh one when absent. */
+  claims?: DesktopClaims | undefined;
   execArgs: string[];
   env: Record<string, string>;
   previous?: IntegrationRecord | undefined;
 }
 
+/** Which desktop id was used and why, or why no entry was installed (shown in outcomes). */
+export interface DesktopPlacement {
+  /** The id written (file name without `.desktop`); null when no entry was installed. */
+  id: string | null;
+  file: string | null;
+  /** The AppImage's own desktop file name without `.desktop`. */
+  upstreamId: string | null;
+  /** Why our own id was used instead of the upstream one. */
+  fallbackReason?: string | undefined;
+  /** Why no entry was installed (the entry asked not to be, or cannot launch an application). */
+  skipped?: string | undefined;
+}
+
 /** What integration installed, what went wrong along the way, and how much of the AppImage it read. */
 export interface IntegrateResult {
-  record: IntegrationRecord;
+  /** Undefined when no entry was installed (see `placement.skipped`). */
+  record: IntegrationRecord | undefined;
+  placement: DesktopPlacement;
   warnings: string[];
   /** Bytes read from the AppImage's SquashFS (the benchmark's measure of laziness). */
   bytesRead: number;
 }
 
-const MARK_RE = new RegExp(`^${OUR_MARK_KEY}[ \\t]*=[ \\t]*(.*)$`, 'm');
 /** icons/hicolor/<size>/apps: two levels (apps, <size>) may be pruned after removing an icon. */
 const ICON_DIR_LEVELS = 2;
+const NO_INTEGRATE = 'the AppImage asks not to be integrated (X-AppImage-Integrate=false)';
 
 /** True when a desktop file carries our mark (`X-AppImage-Keeper-App=`). */
 export function isOurDesktopFile(text: string): boolean {
   return markOf(text) !== undefined;
-}
-
-/** The app name in our mark (`X-AppImage-Keeper-App=`), or undefined for a file that is not ours. */
-export function markOf(text: string): string | undefined {
-  return MARK_RE.exec(text)?.[1]?.trim();
-}
-
-/**
- * Decides where the desktop file goes: the upstream id when that file is free (absent, or ours for
- * this app), else `appimage-keeper-<app>.desktop`; a foreign file is never overwritten.
- */
-async function chooseDesktopTarget(
-  applicationsDir: string,
-  upstreamId: string | undefined,
-  app: string,
-  previous: IntegrationRecord | undefined,
-): Promise<{ id: string; path: string }> {
-  const ids = [...(upstreamId ? [upstreamId] : []), ourName(app)];
-  for (const id of ids) {
-    const path = join(applicationsDir, `${id}.desktop`);
-    const existing = await readIfExists(path);
-    if (existing === undefined) return { id, path };
-    const mark = markOf(existing.toString('utf8'));
-    if (mark !== undefined && (mark === app || previous?.desktopFile === path)) return { id, path };
-  }
-  throw new KeeperError(
-    'DESKTOP_FILE_CONFLICT',
-    `${join(applicationsDir, `${ourName(app)}.desktop`)} exists and was not installed by appimage-keeper`,
-    { hint: 'move that file away, or set manage_desktop_files: false for this app' },
-  );
 }
 
 /** Installs the icon unless a foreign file holds its place; returns the installed path. */
@@ -100,12 +92,14 @@ async function installIcon(
 
 /**
  * Installs the AppImage's desktop entry and icon under dataHome (never running the AppImage):
- * reads its root .desktop and icon in-process, rewrites Exec/TryExec/Icon, marks the entry as ours,
- * writes both atomically, removes what a previous integration installed and no longer needs, and
- * refreshes existing desktop caches.
+ * reads its root .desktop and icon in-process, honours `X-AppImage-Integrate=false`, repairs what the
+ * spec requires, chooses a desktop id no other entry provides, rewrites Exec/TryExec/Icon, marks the
+ * entry as ours, writes both atomically, removes what a previous integration installed and no
+ * longer needs, and refreshes existing desktop caches.
  */
 export async function integrateDesktop(opts: IntegrateOptions): Promise<IntegrateResult> {
   const warnings: string[] = [];
+  const claims = opts.claims ?? new DesktopClaims();
   const { image } = await openAppImage(opts.appImagePath);
   let found: Awaited<ReturnType<typeof readDesktopAndIcon>>;
   try {
@@ -117,16 +111,36 @@ export async function integrateDesktop(opts: IntegrateOptions): Promise<Integrat
 
   const applicationsDir = join(opts.dataHome, 'applications');
   const hicolorDir = join(opts.dataHome, 'icons', 'hicolor');
-  const iconName = ourName(opts.appName);
   const upstreamId = safeUpstreamId(found.desktopFileName);
-  if (!upstreamId)
-    warnings.push(
-      `desktop file name ${JSON.stringify(found.desktopFileName)} is not a valid id; using ${iconName}`,
-    );
-  const target = await chooseDesktopTarget(applicationsDir, upstreamId, opts.appName, opts.previous);
+  const placement: DesktopPlacement = { id: null, file: null, upstreamId: upstreamId ?? null };
+  const skip = async (reason: string): Promise<IntegrateResult> => {
+    // The new version must not keep the entry an earlier version got.
+    if (opts.previous) await removeStale(opts.previous, undefined, opts.appName, claims, warnings);
+    warnings.push(...(await refreshDesktopCaches({ applicationsDir, hicolorDir, declaresMimeTypes: false })));
+    return { record: undefined, placement: { ...placement, skipped: reason }, warnings, bytesRead };
+  };
+  const integrate = getString(found.desktopEntry, MAIN_GROUP, 'X-AppImage-Integrate');
+  if (integrate?.trim().toLowerCase() === 'false') return skip(NO_INTEGRATE);
+  const repaired = repairDesktopEntry(found.desktopEntry, opts.appName, warnings);
+  if (!repaired.ok) {
+    warnings.push(`not installing a desktop entry: ${repaired.reason}`);
+    return skip(repaired.reason);
+  }
+
+  const upstreamInvalid = upstreamId
+    ? undefined
+    : `desktop file name ${JSON.stringify(found.desktopFileName)} is not a valid id`;
+  const target = await chooseDesktopTarget(
+    { applicationsDir, dataDirs: opts.dataDirs ?? [] },
+    upstreamId,
+    upstreamInvalid,
+    opts.appName,
+    claims,
+  );
 
   const icons: string[] = [];
-  if (found.icon) {
+  const iconName = found.icon ? claimIconName(opts.appName, claims) : undefined;
+  if (found.icon && iconName) {
     const installed = await installIcon(found.icon, opts.dataHome, iconName, opts.previous, warnings);
     if (installed) icons.push(installed);
   }
@@ -140,21 +154,27 @@ export async function integrateDesktop(opts: IntegrateOptions): Promise<Integrat
   await writeFileAtomic(target.path, serializeDesktopEntry(entry));
 
   const record: IntegrationRecord = { desktopId: target.id, desktopFile: target.path, icons };
-  if (opts.previous) await removeStale(opts.previous, record, opts.appName, warnings);
+  if (opts.previous) await removeStale(opts.previous, record, opts.appName, claims, warnings);
 
   const declaresMimeTypes = getRaw(getGroup(entry, MAIN_GROUP), 'MimeType') !== undefined;
   warnings.push(...(await refreshDesktopCaches({ applicationsDir, hicolorDir, declaresMimeTypes })));
-  return { record, warnings, bytesRead };
+  return {
+    record,
+    placement: { ...placement, id: target.id, file: target.path, fallbackReason: target.fallbackReason },
+    warnings,
+    bytesRead,
+  };
 }
 
-/** Removes the previous integration's files that the new one no longer uses (only ours). */
+/** Removes the previous integration's files that the new one no longer uses (only this app's). */
 async function removeStale(
   previous: IntegrationRecord,
-  current: IntegrationRecord,
+  current: IntegrationRecord | undefined,
   app: string,
+  claims: DesktopClaims,
   warnings: string[],
 ): Promise<void> {
-  if (previous.desktopFile !== current.desktopFile) {
+  if (previous.desktopFile !== current?.desktopFile) {
     const text = await readIfExists(previous.desktopFile);
     if (text !== undefined) {
       const mark = markOf(text.toString('utf8'));
@@ -163,28 +183,36 @@ async function removeStale(
     }
   }
   for (const icon of previous.icons) {
-    if (current.icons.includes(icon) || !looksLikeOurIcon(icon, OUR_PREFIX)) continue;
+    if (current?.icons.includes(icon) || !ownsIcon(icon, app, claims)) continue;
     if (await removeIfExists(icon)) await pruneEmptyDirs(dirname(icon), ICON_DIR_LEVELS);
   }
 }
 
+/** An icon path is this app's to delete: it has our shape and no other app holds its name. */
+function ownsIcon(icon: string, app: string, claims: DesktopClaims): boolean {
+  return looksLikeOurIcon(icon, OUR_PREFIX) && claims.holder('icon', iconNameOf(icon), app) === undefined;
+}
+
 /**
- * Undoes an integration exactly as recorded: the desktop file is removed only while it carries our
- * mark, icons only when their path has the shape of ours; emptied icon size directories are pruned.
+ * Undoes an integration exactly as recorded, for `app` only: the desktop file is removed only while
+ * its mark names `app`, icons only when their path has the shape of ours and no other app holds
+ * their name (`claims`, from state); emptied icon size directories are pruned.
  */
 export async function removeIntegration(
   record: IntegrationRecord,
+  app: string,
+  claims: DesktopClaims = new DesktopClaims(),
 ): Promise<{ removed: string[]; missing: string[]; skipped: string[] }> {
   const out = { removed: [] as string[], missing: [] as string[], skipped: [] as string[] };
   const text = record.desktopFile.endsWith('.desktop') ? await readIfExists(record.desktopFile) : undefined;
   if (!record.desktopFile.endsWith('.desktop')) out.skipped.push(record.desktopFile);
   else if (text === undefined) out.missing.push(record.desktopFile);
-  else if (!isOurDesktopFile(text.toString('utf8'))) out.skipped.push(record.desktopFile);
+  else if (markOf(text.toString('utf8')) !== app) out.skipped.push(record.desktopFile);
   else if (await removeIfExists(record.desktopFile)) out.removed.push(record.desktopFile);
   else out.missing.push(record.desktopFile);
 
   for (const icon of record.icons) {
-    if (!looksLikeOurIcon(icon, OUR_PREFIX)) {
+    if (!ownsIcon(icon, app, claims)) {
       out.skipped.push(icon);
     } else if (await removeIfExists(icon)) {
       out.removed.push(icon);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Prefix of every desktop file and icon name we invent, so ours never clash with anyone else's. */
 export const OUR_PREFIX = 'appimage-keeper-';
 /** The key that marks a desktop file as installed by us, holding the app name. */
@@ -12,6 +14,15 @@ export function safeAppName(app: string): string {
 /** Our own desktop id and icon name for an app: `appimage-keeper-<app>`. */
 export function ourName(app: string): string {
   return `${OUR_PREFIX}${safeAppName(app)}`;
+}
+
+/**
+ * Our names for an app, in order of preference: `appimage-keeper-<app>`, then the same with a short
+ * hash of the full app name, for when another app's name reduces to the same safe name (`a+b`, `a_b`).
+ */
+export function ourNames(app: string): [string, string] {
+  const hash = createHash('sha256').update(app).digest('hex').slice(0, 8);
+  return [ourName(app), `${ourName(app)}-${hash}`];
 }
 
 /**

@@ -1,16 +1,14 @@
 import {
-  actionGroups,
   getExec,
-  getGroup,
   getRaw,
-  MAIN_GROUP,
   parseDesktopEntry,
   serializeDesktopEntry,
   setExec,
   setString,
 } from '../appimage/desktop-entry.js';
 import { readIfExists, writeFileAtomic } from './desktop-fs.js';
-import { markOf, type IntegrationRecord } from './desktop-integration.js';
+import type { IntegrationRecord } from './desktop-integration.js';
+import { markOf } from './desktop-target.js';
 import { rewriteExec } from './desktop-rewrite.js';
 
 /**
@@ -29,8 +27,7 @@ export async function retargetDesktopFile(
   const text = data.toString('utf8');
   if (markOf(text) !== appName) return false;
   const entry = parseDesktopEntry(text);
-  const main = getGroup(entry, MAIN_GROUP);
-  for (const group of [...(main ? [main] : []), ...actionGroups(entry)]) {
+  for (const group of entry.groups) {
     const exec = getExec(group);
     // Arguments and env already in the entry stay as they are: nothing is added twice.
     if (exec !== undefined) {

@@ -1,5 +1,4 @@
 import {
-  actionGroups,
   escapeFieldCodes,
   getExec,
   getGroup,
@@ -71,6 +70,9 @@ export function rewriteExec(upstream: string[] | undefined, opts: RewriteOptions
 }
 
 function rewriteGroup(group: DesktopGroup, opts: RewriteOptions, main: boolean): void {
+  // A localized Exec (`Exec[de]=`) would launch something else for that locale: none survives.
+  removeKey(group, 'Exec', { onlyLocales: true });
+  removeKey(group, 'TryExec', { onlyLocales: true });
   const exec = getExec(group);
   if (exec !== undefined || main) setExec(group, rewriteExec(exec, opts));
   if (main || getExec(group, 'TryExec') !== undefined) setString(group, 'TryExec', opts.execPath);
@@ -87,17 +89,16 @@ function rewriteGroup(group: DesktopGroup, opts: RewriteOptions, main: boolean):
 }
 
 /**
- * Rewrites an AppImage's desktop entry for installation: Exec/TryExec of the main group and every
- * `[Desktop Action]` group point at execPath (arguments and field codes kept, execArgs added before
- * the field codes, env
- * wrapped with `env`), Icon names our installed icon, D-Bus activation is dropped (the AppImage does
- * not install a D-Bus service, so activation would fail), and our mark is added.
+ * Rewrites an AppImage's desktop entry for installation: every Exec/TryExec of every group (main,
+ * `[Desktop Action]` and extension groups) points at execPath (arguments and field codes kept,
+ * execArgs added before the field codes, env wrapped with `env`) and localized variants of both are
+ * dropped, Icon names our installed icon, D-Bus activation is dropped (the AppImage does not install
+ * a D-Bus service, so activation would fail), and our mark is added.
  */
 export function rewriteDesktopEntry(entry: DesktopEntry, opts: RewriteOptions): DesktopEntry {
   const main = getGroup(entry, MAIN_GROUP);
   if (!main) throw new KeeperError('DESKTOP_ENTRY_INVALID', 'no [Desktop Entry] group');
-  rewriteGroup(main, opts, true);
-  for (const action of actionGroups(entry)) rewriteGroup(action, opts, false);
+  for (const group of entry.groups) rewriteGroup(group, opts, group === main);
   removeKey(main, 'DBusActivatable');
   setString(main, OUR_MARK_KEY, opts.appName);
   return entry;

@@ -1,11 +1,13 @@
 /**
  * A small HTTP client for metadata requests (release APIs, HEAD checks, proxies): redirects are
- * followed by hand so credentials never leak to another origin, every request has a deadline,
+ * followed by hand so credentials never leave the scope they were given for, every request has a deadline,
  * and idempotent requests survive a dropped connection or a passing 5xx.
  */
 import { KeeperError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { discardBody, sendRequest, type TransportResponse } from './transport.js';
+import { parseBoundedJson } from './json-limits.js';
+import { isUnderBase } from './url-scope.js';
 
 /** Options for one metadata request. */
 export interface HttpRequestOptions {
@@ -22,6 +24,11 @@ export interface HttpRequestOptions {
   maxBodyBytes?: number;
   /** Read at most a few KiB and drop the rest (probes that only need headers). */
   discardBody?: boolean;
+  /**
+   * Base URL the credentials (Authorization, Cookie) belong to: after a redirect they are sent only
+   * while the URL stays under it (see isUnderBase). Default: the origin of the first URL.
+   */
+  credentialsUnder?: string;
 }
 
 /** A fully read response. */
@@ -34,7 +41,10 @@ export interface HttpResponse {
   /** Number of HTTP exchanges spent, retries and redirects included. */
   requests: number;
   text: string;
-  /** Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not. */
+  /**
+   * Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not, and
+   * HTTP_JSON_TOO_DEEP / HTTP_JSON_TOO_LARGE (before parsing) for hostile shapes.
+   */
   json(): unknown;
 }
 
@@ -51,8 +61,8 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
   let method = (options.method ?? 'GET').toUpperCase();
   const maxRedirects = options.maxRedirects ?? 10;
   let headers = withDefaults(options.headers ?? {});
-  // Credentials belong to the origin they were given for; a redirect elsewhere loses them for good.
-  const credentialOrigin = new URL(url).origin;
+  // Credentials belong to the scope they were given for; a redirect out of it loses them for good.
+  const credentialScope = options.credentialsUnder ?? new URL(url).origin;
   let current = url;
   let requests = 0;
   for (let redirects = 0; ; redirects++) {
@@ -75,7 +85,7 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw new KeeperError('HTTP_BAD_REDIRECT', `${current} redirects to unsupported ${next.protocol} URL`);
     }
-    if (next.origin !== credentialOrigin) headers = withoutCredentials(headers);
+    if (!isUnderBase(next.toString(), credentialScope)) headers = withoutCredentials(headers);
     if (res.statusCode === 303 && method !== 'HEAD') method = 'GET';
     current = next.toString();
   }
@@ -167,13 +177,7 @@ function buildResponse(
     requests,
     text,
     json(): unknown {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new KeeperError('HTTP_BAD_JSON', `response from ${url} is not JSON (HTTP ${status})`, {
-          cause: err,
-        });
-      }
+      return parseBoundedJson(text, url, status);
     },
   };
 }

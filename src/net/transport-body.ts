@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { fromSocketError, TransportCode, TransportError } from './transport-errors.js';
 import { noteBodyBytes } from './transport-memory.js';
+import { RateWindow } from './rate-window.js';
 
 // Enough to keep the socket busy while the consumer is between reads; pauses the socket beyond.
 const BODY_HIGH_WATER_MARK = 256 * 1024;
@@ -13,6 +14,8 @@ export interface ResponseBodyOptions {
   expectedLength: number | undefined;
   /** No byte for this long while the consumer wants data fails the body (0 = no limit). */
   idleTimeoutMs: number;
+  /** Fewer bytes per second than this over an `idleTimeoutMs` window fails the body (0 = no rule). */
+  minBytesPerSec?: number;
   signal: AbortSignal | undefined;
 }
 
@@ -28,6 +31,7 @@ export class ResponseBody extends Readable {
   private ended = false;
   private socketError: unknown;
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly rate: RateWindow;
 
   constructor(
     private readonly res: IncomingMessage,
@@ -35,6 +39,7 @@ export class ResponseBody extends Readable {
     private readonly options: ResponseBodyOptions,
   ) {
     super({ highWaterMark: BODY_HIGH_WATER_MARK });
+    this.rate = new RateWindow(options.minBytesPerSec ?? 0, options.idleTimeoutMs, this.onTooSlow);
     // A body may fail before its consumer attaches (between the head and the first read): the
     // error stays in `errored` for the consumer instead of crashing the process, as with
     // node's own IncomingMessage.
@@ -62,6 +67,7 @@ export class ResponseBody extends Readable {
   override _read(): void {
     if (this.ended) return;
     this.armIdleTimer();
+    this.rate.start();
     this.res.resume();
   }
 
@@ -79,9 +85,11 @@ export class ResponseBody extends Readable {
     if (this.destroyed) return;
     this.received += chunk.length;
     this.idleTimer?.refresh();
+    this.rate.add(chunk.length);
     noteBodyBytes(chunk.length);
     if (!this.push(chunk)) {
       this.res.pause();
+      this.rate.excuse();
       // A consumer that is not reading is not a silent server.
       this.clearIdleTimer();
     }
@@ -129,6 +137,19 @@ export class ResponseBody extends Readable {
     );
   };
 
+  private readonly onTooSlow = (bytes: number): void => {
+    if (this.destroyed || this.ended) return;
+    const seconds = this.options.idleTimeoutMs / 1000;
+    this.destroy(
+      new TransportError(
+        TransportCode.tooSlow,
+        this.options.url,
+        `only ${bytes} bytes in ${seconds} s, below ${this.options.minBytesPerSec ?? 0} bytes/s`,
+        { received: this.received },
+      ),
+    );
+  };
+
   /**
    * Why the body stopped early. Node reports every early close as an 'aborted' ECONNRESET; a
    * real socket error was emitted on the request first, and a clean close before
@@ -168,6 +189,7 @@ export class ResponseBody extends Readable {
 
   private cleanup(): void {
     this.clearIdleTimer();
+    this.rate.stop();
     this.options.signal?.removeEventListener('abort', this.onAbort);
   }
 }

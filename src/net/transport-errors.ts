@@ -12,6 +12,8 @@ export const TransportCode = {
   headersTimeout: 'TRANSPORT_HEADERS_TIMEOUT',
   /** No body byte for the body (idle) timeout while the consumer was reading. */
   bodyTimeout: 'TRANSPORT_BODY_TIMEOUT',
+  /** Fewer bytes than the minimum rate over a body-timeout window while the consumer was reading. */
+  tooSlow: 'TRANSPORT_TOO_SLOW',
   /** The connection closed cleanly before the body reached its Content-Length. */
   shortBody: 'TRANSPORT_SHORT_BODY',
   /** The connection closed before the response (head or a body of unknown length) ended. */

@@ -31,6 +31,11 @@ export interface TransportOptions {
   headersTimeoutMs?: number;
   /** Longest silence while the body is being read (default 300 s; 0 = none). */
   bodyTimeoutMs?: number;
+  /**
+   * Fewer body bytes per second than this over a `bodyTimeoutMs` window, while the consumer is
+   * reading, fails the body with TRANSPORT_TOO_SLOW (default 0: no rule).
+   */
+  minBytesPerSec?: number;
 }
 
 /** A response whose head arrived; `body` must be read to its end or destroyed. */
@@ -146,6 +151,7 @@ function sendOnce(url: string, options: TransportOptions, mayRetry = true): Prom
         url,
         expectedLength: announcedLength(method, res),
         idleTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+        minBytesPerSec: options.minBytesPerSec ?? 0,
         signal,
       });
       resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body, url });

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
-import { integrateStep } from '../engine/integrate-step.js';
+import { integrateStep, type IntegrateTarget } from '../engine/integrate-step.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { previousPath } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
@@ -51,7 +51,7 @@ function nothing(name: string, message: string, hint: string): KeeperError {
 export async function rollbackApp(
   settings: AppSettings,
   store: StateStore,
-  dataHome: string,
+  dirs: Pick<IntegrateTarget, 'dataHome' | 'dataDirs' | 'claims'>,
   now: Date,
   env: NodeJS.ProcessEnv,
 ): Promise<RollbackResult> {
@@ -135,7 +135,7 @@ export async function rollbackApp(
     appImagePath: target,
     symlink,
     previous: state.integration,
-    dataHome,
+    ...dirs,
     env,
   });
   warnings.push(...integ.warnings);

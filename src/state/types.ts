@@ -39,6 +39,29 @@ export interface LaunchRecord {
   fixes: string[];
 }
 
+/** The OpenPGP key an app's AppImages must be signed with (key continuity), and the last signature seen. */
+export interface SignatureState {
+  /** v4 fingerprint of the pinned primary key: 40 upper-case hex digits. */
+  fingerprint: string;
+  /** `first-install`: the first signed install's own key; `signing_key`: the recipe; `adopt`: an adopted file. */
+  pinnedBy: 'first-install' | 'signing_key' | 'adopt';
+  pinnedAt: string;
+  /** Base64 body of the pinned key's public key packet: updates verify with it, not with the new file's key. */
+  publicKey?: string | undefined;
+  /** The last embedded signature verified for an installed version. */
+  lastVerified?:
+    | {
+        version: string;
+        /** Key id of the key that signed (the primary or one of its signing subkeys). */
+        signerKeyId: string;
+        hashAlgorithm: string;
+        mode: 'binary' | 'text';
+        signedAt: string | null;
+        at: string;
+      }
+    | undefined;
+}
+
 /** Per-app state. */
 export interface AppState {
   strategy: string;
@@ -49,19 +72,31 @@ export interface AppState {
   symlink?: string | undefined;
   /** Held apps are skipped by update until `update --force` or `unhold`. */
   hold?: boolean | undefined;
+  /** Set by `remove` (ISO time): nothing is installed and `update` skips the app until it is named. */
+  removedAt?: string | undefined;
   lastCheck?: string | undefined;
   lastUpdate?: string | undefined;
   /** Latest version seen by check or update. */
   latest?: { version: string; identity: string; checkedAt: string } | undefined;
   lastError?: { code: string; message: string; at: string } | undefined;
+  /** Embedded-signature pin; absent while the app has only been installed unsigned. */
+  signature?: SignatureState | undefined;
   /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
   releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }
 
-/** One rate-limit window, per API host (`host:<h>`) or per app (`app:<name>`). */
+/**
+ * An open rate-limit window of one app (`app:<name>`): it holds only while the app still asks the
+ * same URL, and names the host that answered with the limit.
+ */
 export interface RateLimitWindow {
+  /** ISO timestamp at which requests may be sent again. */
   until: string;
   message: string;
+  /** The URL the app requested when the limit came (the window ends when the app's URL changes). */
+  url?: string | undefined;
+  /** Host that answered with the limit (after redirects). */
+  host?: string | undefined;
 }
 
 /** Summary of the last mutating run, for `schedule status` and `doctor`. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AppSettings, DirectStrategy } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { memoize } from '../forge/memo.js';
-import { detectRateLimit, hostKey, openWindow, recordWindow } from '../forge/rate-limit.js';
+import { appWindow, clearAppWindow, detectRateLimit, recordAppWindow } from '../forge/rate-limit.js';
 import { request } from '../net/http.js';
 import type { HttpResponse } from '../net/http.js';
 import { assetNameFromUrl } from './asset-name.js';
@@ -21,25 +21,28 @@ export async function resolveDirect(
   settings: AppSettings,
   deps: ResolveDeps,
 ): Promise<ResolveOutcome> {
-  const host = parseUrl(strategy.url).host;
-  const key = hostKey(host);
-  const window = openWindow(deps.store, key, deps.ctx.now());
-  if (window && settings.respect_rate_limits) {
+  const requested = parseUrl(strategy.url).host;
+  const window = appWindow(deps.store, settings.name, strategy.url, deps.ctx.now());
+  if (window && settings.respect_rate_limits && !deps.force) {
+    const host = window.host ?? requested;
     return { kind: 'rate_limited', retryAt: new Date(window.until), host, message: window.message };
   }
   const { value, shared } = await memoize(deps.memo, `HEAD ${strategy.url}`, () => probe(strategy.url, deps));
   const { res, requests } = value;
   const limit = detectRateLimit(res.status, res.headers, deps.ctx.now());
   if (limit) {
-    recordWindow(deps.store, key, limit);
-    return { kind: 'rate_limited', retryAt: limit.retryAt, host, message: `${host} ${limit.message}` };
+    // The host that answered with the limit, which a redirect (a mirror, a CDN) may have changed.
+    const host = new URL(res.url).host;
+    const message = `${host} ${limit.message}`;
+    recordAppWindow(deps.store, settings.name, strategy.url, host, { retryAt: limit.retryAt, message });
+    return { kind: 'rate_limited', retryAt: limit.retryAt, host, message };
   }
   if (res.status < 200 || res.status >= 300) {
     throw new KeeperError('DIRECT_HTTP_ERROR', `HTTP ${res.status} from ${strategy.url}`, {
       details: { status: res.status, url: res.url },
     });
   }
-  deps.store.clearRateLimit(key);
+  clearAppWindow(deps.store, settings.name);
   const headerName = strategy.check_method === 'etag' ? 'etag' : 'last-modified';
   const headerValue = res.headers[headerName];
   if (!headerValue) {

@@ -51,11 +51,18 @@ export interface CachedResponse {
   fetchedAt: string;
 }
 
-/** An open rate-limit window. */
+/**
+ * An open rate-limit window of one app (`app:<name>`): it holds only while the app still asks the
+ * same URL, and names the host that answered with the limit.
+ */
 export interface RateLimitWindow {
   /** ISO timestamp at which requests may be sent again. */
   until: string;
   message: string;
+  /** The URL the app requested when the limit came (the window ends when the app's URL changes). */
+  url?: string | undefined;
+  /** Host that answered with the limit (after redirects). */
+  host?: string | undefined;
 }
 
 /** Self-hosted forge flavours detected through `/swagger.v1.json`. */
@@ -67,7 +74,7 @@ export interface ResolverStore {
   setCached(url: string, entry: CachedResponse): void;
   getForgeKind(origin: string): DetectedForgeKind | undefined;
   setForgeKind(origin: string, kind: DetectedForgeKind): void;
-  /** Keys are `host:<api host>` and `app:<app name>`. */
+  /** Keys are `app:<app name>`. */
   getRateLimit(key: string): RateLimitWindow | undefined;
   setRateLimit(key: string, window: RateLimitWindow): void;
   clearRateLimit(key: string): void;
@@ -88,4 +95,6 @@ export interface ResolveDeps {
   proxyBuiltins?: readonly string[] | undefined;
   /** Aborts the run's requests and scripts (Ctrl-C, SIGTERM). */
   signal?: AbortSignal | undefined;
+  /** `--force`: send requests even while a rate-limit window is open. */
+  force?: boolean | undefined;
 }

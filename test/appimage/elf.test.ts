@@ -27,6 +27,7 @@ void describe('ELF header', () => {
       arch: 'armhf',
       appImageType: 0,
       payloadOffset: 1200,
+      sectionTable: { offset: 1000, entrySize: 40, count: 5, namesIndex: 0 },
     });
     assert.equal(parseElfHeader(elf32BigEndian(99)).arch, 'unknown(99)');
   });

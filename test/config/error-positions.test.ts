@@ -174,6 +174,16 @@ const RECIPES: [string, string, Expected][] = [
     `name: a\nzsync: auto\n${DIRECT}`,
     [[2, 8, /^zsync: "auto" needs the forge strategy$/]],
   ],
+  [
+    'zsync-with-delta-off',
+    `name: a\nzsync: true\ndelta: off\n${DIRECT}`,
+    [[3, 8, /^delta: off turns the zsync setting off; remove zsync or set delta to auto or zsync$/]],
+  ],
+  [
+    'delta-unknown',
+    `name: a\ndelta: rsync\n${DIRECT}`,
+    [[2, 8, /^delta: must be auto, zsync, blockmap or off$/]],
+  ],
   ['unsafe-name', `name: ../evil\n${DIRECT}`, [[1, 7, /^name: "\.\.\/evil" is not a safe file name$/]]],
   ['unsafe-name-dot', `name: .hidden\n${DIRECT}`, [[1, 7, /is not a safe file name/]]],
   [

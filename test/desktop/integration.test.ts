@@ -12,13 +12,24 @@ import {
   parseDesktopEntry,
 } from '../../src/appimage/desktop-entry.js';
 import {
-  integrateDesktop,
+  integrateDesktop as integrateDesktopOrSkip,
   isOurDesktopFile,
   readAppImageMetadata,
   removeIntegration,
   type IntegrateOptions,
+  type IntegrationRecord,
 } from '../../src/install/desktop-integration.js';
 import { snapshotDir, tempDir } from '../appimage/helpers.js';
+
+/** Integrates an image whose entry is installed (fails the test when it was skipped). */
+async function integrateDesktop(
+  o: IntegrateOptions,
+): Promise<Awaited<ReturnType<typeof integrateDesktopOrSkip>> & { record: IntegrationRecord }> {
+  const res = await integrateDesktopOrSkip(o);
+  const { record } = res;
+  if (!record) throw new Error(`no entry installed: ${res.placement.skipped ?? '?'}`);
+  return { ...res, record };
+}
 
 const FOREIGN_DESKTOP = '[Desktop Entry]\nType=Application\nName=Someone else\nExec=true\n';
 const FOREIGN_ICON = Buffer.from('not ours');
@@ -101,7 +112,7 @@ void describe('desktop integration', () => {
     const icon = await readFile(record.icons[0] ?? '');
     assert.equal(icon.toString('latin1', 1, 4), 'PNG');
 
-    const removed = await removeIntegration(record);
+    const removed = await removeIntegration(record, 'hello');
     assert.deepEqual(removed.removed.sort(), [record.desktopFile, ...record.icons].sort());
     assert.deepEqual(removed.skipped, []);
     const afterRemoval = await snapshotDir(tmp.dir);
@@ -139,7 +150,7 @@ void describe('desktop integration', () => {
       '%U',
     ]);
     assert.equal(getString(entry, MAIN_GROUP, 'TryExec'), execPath);
-    await removeIntegration(record);
+    await removeIntegration(record, 'hello');
   });
 
   void test('never overwrites foreign files: falls back to our own id, refuses when even that is taken', async () => {
@@ -151,9 +162,13 @@ void describe('desktop integration', () => {
     assert.equal(record.desktopId, 'appimage-keeper-hello');
     assert.equal(await readFile(upstream, 'utf8'), FOREIGN_DESKTOP);
     validate(record.desktopFile);
-    await removeIntegration(record);
+    await removeIntegration(record, 'hello');
 
     await writeFile(join(data, 'applications', 'appimage-keeper-hello.desktop'), FOREIGN_DESKTOP);
+    const hashed = await integrateDesktop(opts(file));
+    assert.match(hashed.record.desktopId, /^appimage-keeper-hello-[0-9a-f]{8}$/);
+    await removeIntegration(hashed.record, 'hello');
+    await writeFile(hashed.record.desktopFile, FOREIGN_DESKTOP);
     await assert.rejects(integrateDesktop(opts(file)), { code: 'DESKTOP_FILE_CONFLICT' });
     assert.equal(
       await readFile(join(data, 'applications', 'appimage-keeper-hello.desktop'), 'utf8'),
@@ -173,7 +188,7 @@ void describe('desktop integration', () => {
     assert.deepEqual(await readFile(iconPath), FOREIGN_ICON);
     const entry = parseDesktopEntry(await readFile(record.desktopFile, 'utf8'));
     assert.equal(getString(entry, MAIN_GROUP, 'Icon'), 'hello');
-    await removeIntegration(record);
+    await removeIntegration(record, 'hello');
     assert.deepEqual(await readFile(iconPath), FOREIGN_ICON);
   });
 
@@ -208,7 +223,7 @@ void describe('desktop integration', () => {
       'icons/hicolor/scalable/apps/appimage-keeper-hello.svg',
     ]);
     assert.ok(!snap.has('icons/hicolor/256x256'), 'emptied size directory pruned');
-    await removeIntegration(second.record);
+    await removeIntegration(second.record, 'hello');
   });
 
   void test('removal skips files that are not ours and reports missing ones', async () => {
@@ -218,18 +233,21 @@ void describe('desktop integration', () => {
     // The user took the entry over: our mark is gone.
     await writeFile(record.desktopFile, FOREIGN_DESKTOP);
     const foreign = join(data, 'applications', 'other.desktop');
-    const res = await removeIntegration({
-      ...record,
-      icons: [...record.icons, foreign, join(data, 'gone.png')],
-    });
+    const res = await removeIntegration(
+      {
+        ...record,
+        icons: [...record.icons, foreign, join(data, 'gone.png')],
+      },
+      'hello',
+    );
     assert.deepEqual(res.removed, record.icons);
     assert.deepEqual(res.skipped.sort(), [foreign, join(data, 'gone.png'), record.desktopFile].sort());
     assert.equal(await readFile(record.desktopFile, 'utf8'), FOREIGN_DESKTOP);
     assert.equal(await readFile(foreign, 'utf8'), FOREIGN_DESKTOP);
-    const again = await removeIntegration({
-      ...record,
-      desktopFile: join(data, 'applications', 'nothing.desktop'),
-    });
+    const again = await removeIntegration(
+      { ...record, desktopFile: join(data, 'applications', 'nothing.desktop') },
+      'hello',
+    );
     assert.deepEqual(
       again.missing.sort(),
       [join(data, 'applications', 'nothing.desktop'), ...record.icons].sort(),
@@ -268,7 +286,7 @@ void describe('desktop integration', () => {
       if (!before.has(key))
         assert.ok(key === 'evil.AppImage' || key.startsWith(data.slice(tmp.dir.length + 1) + '/'), key);
     }
-    await removeIntegration(record);
+    await removeIntegration(record, '../../evil');
   });
 
   void test('several desktop files: the app name picks one; metadata reports version and icon', async () => {
@@ -292,7 +310,7 @@ void describe('desktop integration', () => {
     assert.equal((await readAppImageMetadata(file)).desktopFileName, 'aaa.desktop');
     const { record } = await integrateDesktop(opts(file));
     assert.equal(record.desktopId, 'hello');
-    await removeIntegration(record);
+    await removeIntegration(record, 'hello');
   });
 
   void test('an existing MIME cache is refreshed with update-desktop-database', async () => {
@@ -307,7 +325,7 @@ void describe('desktop integration', () => {
     });
     const { record } = await integrateDesktop(opts(file));
     assert.match(await readFile(cache, 'utf8'), /text\/x-hello=hello\.desktop/);
-    await removeIntegration(record);
+    await removeIntegration(record, 'hello');
     assert.doesNotMatch(await readFile(cache, 'utf8'), /text\/x-hello/);
   });
 });

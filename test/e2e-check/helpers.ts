@@ -7,14 +7,14 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { stringify } from 'yaml';
-import { startSim, type RecordedRequest, type Sim } from '../../sim/index.js';
+import { startSim, type RecordedRequest, type Sim, type SimOptions } from '../../sim/index.js';
 import { runCli, type CliRun } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 /** One app in `check --json`. */
 export interface CheckApp {
   name: string;
-  status: 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped';
+  status: 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
   installed_version: string | null;
   latest_version: string | null;
   path: string | null;
@@ -72,9 +72,9 @@ export interface E2e {
   stop(): Promise<void>;
 }
 
-/** Starts a sim and the response record for one test file. */
-export async function startE2e(): Promise<E2e> {
-  const sim = await startSim();
+/** Starts a sim (with `options`) and the response record for one test file. */
+export async function startE2e(options: SimOptions = {}): Promise<E2e> {
+  const sim = await startSim(options);
   const rec = recordResponses();
   const homes: TmpHome[] = [];
   return {
@@ -97,14 +97,14 @@ export async function startE2e(): Promise<E2e> {
  * Registers `before`/`after` hooks in the current describe block that start an E2e for it and stop
  * it afterwards; the returned object reaches that E2e from the block's tests and later hooks.
  */
-export function useE2e(): E2e {
+export function useE2e(options: SimOptions = {}): E2e {
   let current: E2e | undefined;
   const get = (): E2e => {
     if (!current) throw new Error('the E2e is used outside its describe block');
     return current;
   };
   before(async () => {
-    current = await startE2e();
+    current = await startE2e(options);
   });
   after(async () => {
     await current?.stop();

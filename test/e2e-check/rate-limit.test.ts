@@ -11,7 +11,17 @@ import { stringify } from 'yaml';
 import type { RateLimitKind } from '../../sim/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import type { TmpHome } from '../helpers/tmp-home.js';
-import { app, check, cliEnv, directRecipe, hubRecipe, publishHub, useE2e } from './helpers.js';
+import {
+  app,
+  check,
+  cliEnv,
+  directRecipe,
+  hubRecipe,
+  publishHub,
+  requestsTo,
+  useE2e,
+  type CheckJson,
+} from './helpers.js';
 
 /** `retry_at` is `seconds` from now, give or take a minute (clock and second rounding). */
 function assertRetryIn(retryAt: string | null, seconds: number): void {
@@ -46,7 +56,8 @@ void describe('check: rate limits', () => {
     assert.equal(first.json?.summary.rate_limited, 1);
     assert.equal(e.sim.requests.length, 1);
 
-    // A recipe added meanwhile on the same API host waits for the host's window too.
+    // A recipe added meanwhile on the same API host was never answered with a limit: it sends its
+    // own request; the app that was limited sends nothing while its window is open.
     publishHub(e.sim, 'rl/sibling', 'v1', ['S-x86_64.AppImage']);
     await h.writeRecipe('sibling', hubRecipe(e.sim, 'sibling', 'rl/sibling'));
     e.sim.clearRequests();
@@ -54,10 +65,14 @@ void describe('check: rate limits', () => {
     assert.equal(second.code, 0);
     assert.equal(app(second, 'xreset').status, 'rate_limited');
     assert.equal(app(second, 'xreset').retry_at, limited.retry_at);
-    assert.equal(app(second, 'sibling').status, 'rate_limited');
-    assert.equal(app(second, 'sibling').retry_at, limited.retry_at);
-    assert.deepEqual(e.sim.requests, [], 'no request while the window is open');
+    assert.equal(app(second, 'sibling').status, 'update_available');
+    assert.deepEqual(
+      e.sim.requests.map((q) => q.path),
+      ['/repos/rl/sibling/releases/latest'],
+      'only the new app sent a request',
+    );
     await rm(join(h.appsDir, 'sibling'), { recursive: true });
+    e.sim.clearRequests();
 
     const human = await runCli(['check'], { env });
     assert.equal(human.code, 0);
@@ -141,5 +156,48 @@ void describe('check: rate limits', () => {
       ['rate_limited', 'rate_limited'],
     );
     assert.deepEqual(e.sim.requests, []);
+  });
+
+  void test('check --force and update --force try anyway; a changed URL is not held by the old window', async () => {
+    const h = await e.home();
+    const limitOnce = (): void =>
+      e.sim.fault('/repos/rl/forced/releases/latest', {
+        rateLimit: { kind: '403-remaining', resetInSeconds: 1800 },
+        times: 1,
+      });
+    publishHub(e.sim, 'rl/forced', 'v3', ['F-x86_64.AppImage']);
+    limitOnce();
+    await h.writeRecipe('forced', hubRecipe(e.sim, 'forced', 'rl/forced'));
+    const env = cliEnv(h);
+    assert.equal(app(await check(env), 'forced').status, 'rate_limited');
+
+    e.sim.clearRequests();
+    assert.equal(app(await check(env), 'forced').status, 'rate_limited');
+    assert.deepEqual(e.sim.requests, [], 'the window holds without --force');
+
+    const forced = await runCli<CheckJson>(['--json', 'check', '--force'], { env });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(app(forced, 'forced').status, 'update_available');
+    assert.equal(app(forced, 'forced').latest_version, 'v3');
+    assert.equal(e.sim.requests.length, 1, 'check --force sent the request');
+
+    // A new limit, then update --force: it tries, and the answer closes the window.
+    limitOnce();
+    assert.equal(app(await check(env), 'forced').status, 'rate_limited');
+    e.sim.clearRequests();
+    const update = await runCli(['--json', 'update', '--force', '--dry-run'], { env });
+    assert.equal(update.code, 0, update.stderr);
+    assert.equal(requestsTo(e.sim, '/repos/rl/forced/releases/latest').length, 1, 'update --force sent it');
+
+    // The recipe moves to another repository: the old window does not follow it.
+    limitOnce();
+    assert.equal(app(await check(env), 'forced').status, 'rate_limited');
+    publishHub(e.sim, 'rl/renamed', 'v4', ['F-x86_64.AppImage']);
+    await h.writeRecipe('forced', hubRecipe(e.sim, 'forced', 'rl/renamed'));
+    e.sim.clearRequests();
+    const moved = await check(env);
+    assert.equal(app(moved, 'forced').status, 'update_available');
+    assert.equal(app(moved, 'forced').latest_version, 'v4');
+    assert.equal(e.sim.requests.length, 1);
   });
 });

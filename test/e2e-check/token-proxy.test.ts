@@ -24,8 +24,16 @@ void describe('check: hub token scope', () => {
     publishHub(e.sim, 'tok/app', 'v1', ['App-x86_64.AppImage']);
   });
 
-  async function tokenHome(): Promise<TmpHome> {
+  // The shared token goes only to the API base config.yml names, so the sim's hub is named there
+  // (the web host stays per recipe: a Gitea recipe below lives on the same origin).
+  async function hubHome(): Promise<TmpHome> {
     const h = await e.home();
+    await h.writeConfig(stringify({ hub_release_api_url: e.sim.hubApiUrl }));
+    return h;
+  }
+
+  async function tokenHome(): Promise<TmpHome> {
+    const h = await hubHome();
     await h.writeRecipe('app', hubRecipe(e.sim, 'app', 'tok/app'));
     return h;
   }
@@ -119,7 +127,7 @@ void describe('check: hub token scope', () => {
   });
 
   void test('a rate-limited hub request goes to the proxy without the token', async () => {
-    const h = await e.home();
+    const h = await hubHome();
     publishHub(e.sim, 'tok/limited', 'p1', ['Lim-x86_64.AppImage']);
     e.sim.fault('/repos/tok/limited/releases/latest', RATE_LIMITED);
     await h.writeRecipe('limited', hubRecipe(e.sim, 'limited', 'tok/limited'));

@@ -17,6 +17,7 @@ import type { UpdateJson } from '../helpers/update-json.js';
 /** One app of `remove --json`. */
 export interface RemovedJson {
   name: string;
+  status: 'removed' | 'not_installed' | 'incomplete';
   removed: string[];
   missing: string[];
   skipped: string[];
@@ -41,6 +42,7 @@ export interface StateJson {
       previous?: { version: string; file: string; integration?: IntegrationJson };
       integration?: IntegrationJson;
       symlink?: string;
+      removedAt?: string;
     }
   >;
 }

@@ -54,7 +54,8 @@ void describe('remove', () => {
     assert.deepEqual(out.errors, []);
     assert.equal(out.purged_recipe, null);
     for (const p of recorded) assert.equal(await exists(p), false, p);
-    assert.equal((await w.state()).apps[app], undefined);
+    // Only the removal mark stays in state (so `update` does not reinstall it).
+    assert.deepEqual(Object.keys((await w.state()).apps[app] ?? {}).sort(), ['removedAt', 'strategy']);
     // The recipe stays without --purge; the app is simply not installed any more.
     assert.ok(await exists(join(w.home.appsDir, app, `${app}.yml`)));
     const list = await w.cli(['--json', 'list']);
@@ -85,12 +86,13 @@ void describe('remove', () => {
       '[Desktop Entry]\nType=Application\nName=Mine\nExec=/usr/bin/true\n',
     );
     assert.equal(await exists(icon), false);
-    assert.equal((await w.state()).apps[app], undefined);
+    assert.equal((await w.state()).apps[app]?.installed, undefined);
 
-    // Nothing left to remove: the app is now unknown to state, but its recipe still names it.
+    // Nothing left to remove, and it says so.
     const again = await w.remove([app]);
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(appOf(again, app).removed, []);
+    assert.equal(appOf(again, app).status, 'not_installed');
   });
 
   void test('--purge removes the recipe folder (folder layout) or the recipe file (flat layout)', async () => {

@@ -23,7 +23,8 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
 
   void test('kill -9 during a download: v1 intact; the rerun takes the stale lock, cleans up, installs v2', async () => {
     const w = await world();
-    await w.forgeRecipe('killed');
+    // Slow on purpose (killed mid-download): no minimum rate.
+    await w.forgeRecipe('killed', 'min_rate: 0');
     await publish(suite.sim, 'killed', '1.0.0');
     const first = await w.update();
     assert.equal(first.code, 0, first.stderr);
@@ -64,7 +65,7 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
 
   void test('a second run while the first holds the lock exits 3 naming its pid', async () => {
     const w = await world();
-    await w.forgeRecipe('locked');
+    await w.forgeRecipe('locked', 'min_rate: 0');
     const v1 = await publish(suite.sim, 'locked', '1.0.0');
     suite.sim.fault(v1.path, { throttleBytesPerSec: 2048, methods: ['GET'] });
     const holder = startCli(['--json', 'update'], w.env);

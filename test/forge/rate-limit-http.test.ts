@@ -65,19 +65,58 @@ void describe('rate limits against the sim', () => {
     );
   });
 
-  void test('an open window sends no request while respected, and is stored per host and app', async () => {
+  void test('an open window holds back the app that hit it, for the URL it asked, unless forced', async () => {
     sim.fault(apiPath, { rateLimit: { kind: '429-retry-after-seconds', resetInSeconds: 900 }, times: 1 });
     const store = createMemoryResolverStore();
     const first = limited(await resolveApp(settings(), makeDeps(makeContext(), store)));
-    assert.ok(store.getRateLimit(`host:${new URL(sim.url).host}`));
-    assert.ok(store.getRateLimit('app:demo'));
+    const window = store.getRateLimit('app:demo');
+    assert.equal(window?.host, new URL(sim.url).host);
+    assert.equal(window?.url, `${sim.hubApiUrl}/repos/acme/rl/releases/latest`);
+    assert.equal(
+      store.getRateLimit(`host:${new URL(sim.url).host}`),
+      undefined,
+      'no window for the whole host',
+    );
 
     sim.clearRequests();
     const again = limited(await resolveApp(settings(), makeDeps(makeContext(), store)));
     assert.equal(again.retryAt.toISOString(), first.retryAt.toISOString());
-    // Another app on the same host is held back too.
-    limited(await resolveApp(settings({ name: 'other' }), makeDeps(makeContext(), store)));
-    assert.equal(sim.requests.length, 0);
+    assert.equal(again.host, new URL(sim.url).host);
+    assert.equal(sim.requests.length, 0, 'the app that was limited sends nothing');
+
+    // Another app on the same host was never told to wait: it sends its own request.
+    const other = await resolveApp(settings({ name: 'other' }), makeDeps(makeContext(), store));
+    assert.equal(other.kind, 'resolved');
+    assert.equal(sim.requests.length, 1);
+
+    // --force tries anyway; the window stays for the unforced runs until a real answer closes it.
+    sim.fault(apiPath, { rateLimit: { kind: '429-retry-after-seconds', resetInSeconds: 900 }, times: 1 });
+    sim.clearRequests();
+    limited(await resolveApp(settings(), { ...makeDeps(makeContext(), store), force: true }));
+    assert.equal(sim.requests.length, 1, 'forced: sent despite the window');
+    sim.clearRequests();
+    const forced = await resolveApp(settings(), { ...makeDeps(makeContext(), store), force: true });
+    assert.equal(forced.kind, 'resolved');
+    assert.equal(store.getRateLimit('app:demo'), undefined, 'the answer closed the window');
+  });
+
+  void test('a window does not stick to an app whose URL changed', async () => {
+    sim.fault(apiPath, { rateLimit: { kind: '403-remaining', resetInSeconds: 900 }, times: 1 });
+    const store = createMemoryResolverStore();
+    limited(await resolveApp(settings(), makeDeps(makeContext(), store)));
+    const url = sim.putAsset('/dl/moved.AppImage', Buffer.from('mv'));
+    sim.hub.setLatest('acme', 'moved', { tag: 'v2', assets: [{ name: 'moved.AppImage', url }] });
+    sim.clearRequests();
+    const moved = await resolveApp(
+      makeSettings(forge(`${sim.url}/acme/moved`), {
+        hub_release_web_url: sim.url,
+        hub_release_api_url: sim.hubApiUrl,
+      }),
+      makeDeps(makeContext(), store),
+    );
+    assert.equal(moved.kind, 'resolved');
+    assert.equal(sim.requests.length, 1);
+    assert.equal(store.getRateLimit('app:demo'), undefined);
   });
 
   void test('respect_rate_limits: false always attempts, and success clears the windows', async () => {
@@ -92,7 +131,6 @@ void describe('rate limits against the sim', () => {
     assert.equal(outcome.kind, 'resolved');
     assert.equal(sim.requests.length, 1);
     assert.equal(store.getRateLimit('app:demo'), undefined);
-    assert.equal(store.getRateLimit(`host:${new URL(sim.url).host}`), undefined);
   });
 
   void test('once the window has passed the request is sent again', async () => {

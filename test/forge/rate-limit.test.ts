@@ -1,6 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_WINDOW_MS, detectRateLimit, openWindow, recordWindow } from '../../src/forge/rate-limit.js';
+import {
+  appWindow,
+  DEFAULT_WINDOW_MS,
+  detectRateLimit,
+  openWindow,
+  recordAppWindow,
+} from '../../src/forge/rate-limit.js';
 import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
 
 const now = new Date('2026-05-01T12:00:00Z');
@@ -77,18 +83,34 @@ void describe('rate-limit detection', () => {
 });
 
 void describe('rate-limit windows', () => {
+  const limit = (iso: string, message = 'm') => ({ retryAt: new Date(iso), message });
+
   void test('an open window is returned, an expired one removed', () => {
     const store = createMemoryResolverStore();
-    recordWindow(store, 'host:x', { retryAt: new Date('2026-05-01T13:00:00Z'), message: 'm' });
-    assert.equal(openWindow(store, 'host:x', now)?.until, '2026-05-01T13:00:00.000Z');
-    assert.equal(openWindow(store, 'host:x', new Date('2026-05-01T13:00:01Z')), undefined);
-    assert.equal(store.getRateLimit('host:x'), undefined);
+    recordAppWindow(store, 'a', 'https://x/api', 'x', limit('2026-05-01T13:00:00Z'));
+    assert.equal(openWindow(store, 'app:a', now)?.until, '2026-05-01T13:00:00.000Z');
+    assert.equal(appWindow(store, 'a', 'https://x/api', now)?.host, 'x');
+    assert.equal(appWindow(store, 'a', 'https://x/api', new Date('2026-05-01T13:00:01Z')), undefined);
+    assert.equal(store.getRateLimit('app:a'), undefined);
   });
 
-  void test('recording keeps the later end', () => {
+  void test('recording keeps the later end for the same URL; another URL replaces it', () => {
     const store = createMemoryResolverStore();
-    recordWindow(store, 'app:a', { retryAt: new Date('2026-05-01T14:00:00Z'), message: 'late' });
-    recordWindow(store, 'app:a', { retryAt: new Date('2026-05-01T13:00:00Z'), message: 'early' });
+    recordAppWindow(store, 'a', 'https://x/1', 'x', limit('2026-05-01T14:00:00Z', 'late'));
+    recordAppWindow(store, 'a', 'https://x/1', 'x', limit('2026-05-01T13:00:00Z', 'early'));
     assert.equal(store.getRateLimit('app:a')?.message, 'late');
+    recordAppWindow(store, 'a', 'https://x/2', 'x', limit('2026-05-01T13:00:00Z', 'moved'));
+    assert.equal(store.getRateLimit('app:a')?.message, 'moved');
+  });
+
+  void test("a window applies to its app's URL only; another URL drops it, as does one without a URL", () => {
+    const store = createMemoryResolverStore();
+    recordAppWindow(store, 'a', 'https://x/1', 'x', limit('2026-05-01T14:00:00Z'));
+    assert.equal(appWindow(store, 'b', 'https://x/1', now), undefined, 'another app');
+    assert.ok(appWindow(store, 'a', 'https://x/1', now));
+    assert.equal(appWindow(store, 'a', 'https://x/other', now), undefined, 'the URL changed');
+    assert.equal(store.getRateLimit('app:a'), undefined);
+    store.setRateLimit('app:a', { until: '2026-05-01T14:00:00Z', message: 'from an older version' });
+    assert.equal(appWindow(store, 'a', 'https://x/1', now), undefined);
   });
 });

@@ -7,7 +7,7 @@ import {
   namesRepository,
   proxyBases,
 } from '../../src/forge/proxy.js';
-import { hubApiBase, hubAuthHeaders } from '../../src/forge/token.js';
+import { hubApiBase, hubAuthHeaders, isUnderBase } from '../../src/forge/token.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { forge, makeSettings } from '../strategy/support.js';
 
@@ -110,6 +110,18 @@ void describe('token scope', () => {
     assert.deepEqual(hubAuthHeaders('https://api.github.com/repos/o/r', custom), {});
     assert.ok(hubAuthHeaders('http://127.0.0.1:8080/api/v3/repos/o/r', custom).authorization);
     assert.deepEqual(hubAuthHeaders('http://127.0.0.1:8080/api/v4/projects/x', custom), {});
+  });
+
+  void test('a path outside the base on the same origin is outside', () => {
+    const base = 'http://127.0.0.1:8080/api/v3';
+    assert.equal(isUnderBase('http://127.0.0.1:8080/api/v3/repos/o/r', base), true);
+    assert.equal(isUnderBase('http://127.0.0.1:8080/api/v3?x=1', base), true);
+    assert.equal(isUnderBase('http://127.0.0.1:8080/api/v3evil/repos/o/r', base), false);
+    assert.equal(isUnderBase('http://127.0.0.1:8080/uploads/x', base), false);
+    assert.equal(isUnderBase('http://127.0.0.1:8080/api/v3/../uploads/x', base), false);
+    assert.equal(isUnderBase('http://127.0.0.1:8080/api/v3/%2e%2e/uploads/x', base), false);
+    assert.equal(isUnderBase('http://127.0.0.1:8081/api/v3/repos', base), false);
+    assert.equal(isUnderBase('https://API.github.com:443/repos/o/r', 'https://api.github.com'), true);
   });
 
   void test('no token, no header', () => {

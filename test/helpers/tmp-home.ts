@@ -43,6 +43,8 @@ export async function makeTmpHome(): Promise<TmpHome> {
     XDG_STATE_HOME: stateHome,
     XDG_DATA_HOME: dataHome,
     XDG_CACHE_HOME: cacheHome,
+    // The system's data dirs (desktop entries of installed packages) are the temp home's own.
+    XDG_DATA_DIRS: join(root, 'system-data'),
     NO_COLOR: '1',
     LANG: 'C.UTF-8',
   };

@@ -1,7 +1,7 @@
 /** One app of `update --json` (DESIGN 3 plus the documented extras). */
 export interface UpdateAppJson {
   name: string;
-  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped';
+  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
   from_version: string | null;
   to_version: string | null;
   path: string | null;
@@ -12,6 +12,13 @@ export interface UpdateAppJson {
   method?: string;
   bytes_downloaded?: number;
   bytes_reused?: number;
+  desktop?: {
+    id: string | null;
+    file: string | null;
+    upstream_id: string | null;
+    fallback_reason?: string;
+    skipped?: string;
+  };
   via_proxy?: string;
   warnings: string[];
 }
@@ -20,6 +27,14 @@ export interface UpdateAppJson {
 export interface UpdateJson {
   command: string;
   apps: UpdateAppJson[];
-  summary: { updated: number; up_to_date: number; rate_limited: number; failed: number; skipped: number };
+  summary: {
+    updated: number;
+    up_to_date: number;
+    rate_limited: number;
+    failed: number;
+    skipped: number;
+    /** Present when an app was interrupted. */
+    interrupted?: number;
+  };
   bytes_downloaded: number;
 }

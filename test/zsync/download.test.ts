@@ -3,9 +3,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startSim, type Sim } from '../../sim/index.js';
-import { KeeperError } from '../../src/core/errors.js';
+import type { KeeperError } from '../../src/core/errors.js';
 import { zsyncDownload, type ZsyncRequest, type ZsyncResult } from '../../src/net/zsync/index.js';
-import { leftovers, pseudoRandom, scatterChanges, sha1, tempDir, writeFiles, zsyncmake } from './helpers.js';
+import {
+  expectCleanFailure,
+  leftovers,
+  pseudoRandom,
+  scatterChanges,
+  sha1,
+  tempDir,
+  writeFiles,
+  zsyncmake,
+} from './helpers.js';
 
 const PREFIX = '.appimage-keeper-test-';
 const SIZE = 1_000_000 + 123; // 489 blocks of 2048, the last one short
@@ -59,16 +68,8 @@ void describe('zsyncDownload against the sim', () => {
     });
   }
 
-  async function expectCode(p: Promise<unknown>, code: string): Promise<KeeperError> {
-    try {
-      await p;
-    } catch (err) {
-      assert.ok(err instanceof KeeperError, String(err));
-      assert.equal(err.code, code, err.message);
-      assert.deepEqual(await leftovers(dir, PREFIX), [], 'temp file removed');
-      return err;
-    }
-    assert.fail(`expected ${code}`);
+  function expectCode(p: Promise<unknown>, code: string): Promise<KeeperError> {
+    return expectCleanFailure(p, code, dir, PREFIX);
   }
 
   async function checkResult(r: ZsyncResult): Promise<void> {
@@ -219,6 +220,36 @@ void describe('zsyncDownload against the sim', () => {
     }
   });
 
+  void test('a control file claiming 1 GiB against a smaller release asset is refused before anything is written', async () => {
+    // 64 blocks of 16 MiB: a small, well-formed control file describing a 1 GiB target.
+    const blocks = 64;
+    const head = [
+      'zsync: 0.6.2',
+      'Filename: app.AppImage',
+      'Blocksize: 16777216',
+      `Length: ${blocks * 16777216}`,
+      'Hash-Lengths: 1,4,16',
+      'URL: app.AppImage',
+      `SHA-1: ${'1'.repeat(40)}`,
+      '',
+      '',
+    ].join('\n');
+    const huge = sim.putAsset(
+      '/rel/v2/huge.zsync',
+      Buffer.concat([Buffer.from(head), Buffer.alloc(blocks * 20)]),
+    );
+    const err = await expectCode(
+      run(target, { controlUrl: huge, expectedSize: SIZE }),
+      'ZSYNC_TARGET_CHANGED',
+    );
+    assert.match(err.message, /1073741824 bytes/);
+    assert.deepEqual(
+      sim.requests.map((q) => q.path),
+      ['/rel/v2/huge.zsync'],
+      'no range request: nothing was fetched or written for the claimed length',
+    );
+  });
+
   void test('a dropped connection is retried; a persistent 500 gives up with ZSYNC_TARGET_HTTP', async () => {
     const seed = scatterChanges(target, 10);
     const r = await run(seed, {}, () =>
@@ -233,6 +264,14 @@ void describe('zsyncDownload against the sim', () => {
     const q = run(seed, {}, () => sim.fault('/rel/v2/app.AppImage', { status: 500 }));
     const err = await expectCode(q, 'ZSYNC_TARGET_HTTP');
     assert.equal(err.details?.status, 500);
+  });
+
+  void test('a trickling range response (1 byte every 50 ms) → ZSYNC_TOO_SLOW under min_rate', async () => {
+    const p = run(scatterChanges(target, 10), { stallTimeoutMs: 300, minBytesPerSec: 10_240 }, () =>
+      sim.fault('/rel/v2/app.AppImage', { throttleBytesPerSec: 20 }),
+    );
+    const err = await expectCode(p, 'ZSYNC_TOO_SLOW');
+    assert.match(err.message, /below 10240 bytes\/s/);
   });
 
   void test('a stalled range response → ZSYNC_STALLED', async () => {

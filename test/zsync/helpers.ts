@@ -1,9 +1,11 @@
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { KeeperError } from '../../src/core/errors.js';
 
 const run = promisify(execFile);
 
@@ -58,3 +60,24 @@ export async function leftovers(dir: string, prefix: string): Promise<string[]> 
 }
 
 export { randomBytes };
+
+/**
+ * Awaits `p`, which must reject with a KeeperError of `code` and leave no temp file starting with
+ * `prefix` in `dir`; returns the error.
+ */
+export async function expectCleanFailure(
+  p: Promise<unknown>,
+  code: string,
+  dir: string,
+  prefix: string,
+): Promise<KeeperError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof KeeperError, String(err));
+    assert.equal(err.code, code, err.message);
+    assert.deepEqual(await leftovers(dir, prefix), [], 'temp file removed');
+    return err;
+  }
+  assert.fail(`expected ${code}`);
+}

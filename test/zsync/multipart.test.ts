@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { missingRuns, runBytes, splitRuns, takeBatch } from '../../src/net/zsync/block-runs.js';
 import {
   byterangesBoundary,
   parseContentRange,
@@ -93,39 +92,5 @@ void describe('Content-Range and boundary headers', () => {
     assert.equal(byterangesBoundary('Multipart/ByteRanges; charset=x; Boundary="a b"'), 'a b');
     assert.equal(byterangesBoundary('application/octet-stream'), undefined);
     assert.equal(byterangesBoundary('multipart/byteranges'), undefined);
-  });
-});
-
-void describe('block runs', () => {
-  void test('missing runs, splitting, byte ranges and batches', () => {
-    const known = Uint8Array.from([1, 0, 0, 1, 0, 1, 1, 0, 0, 0]);
-    assert.deepEqual(missingRuns(known), [
-      { first: 1, last: 2 },
-      { first: 4, last: 4 },
-      { first: 7, last: 9 },
-    ]);
-    assert.deepEqual(missingRuns(known, [{ first: 2, last: 8 }]), [
-      { first: 2, last: 2 },
-      { first: 4, last: 4 },
-      { first: 7, last: 8 },
-    ]);
-    assert.deepEqual(splitRuns([{ first: 7, last: 9 }], 2), [
-      { first: 7, last: 8 },
-      { first: 9, last: 9 },
-    ]);
-    // Last block is short: the range ends at the file's last byte.
-    assert.deepEqual(runBytes({ first: 7, last: 9 }, 100, 950), [700, 949]);
-    const queue = missingRuns(known);
-    assert.deepEqual(takeBatch(queue, 2, 1 << 20, 100), [
-      { first: 1, last: 2 },
-      { first: 4, last: 4 },
-    ]);
-    assert.deepEqual(queue, [{ first: 7, last: 9 }]);
-    // The byte budget stops a batch, but a batch always takes at least one run.
-    const q2 = [
-      { first: 0, last: 9 },
-      { first: 20, last: 20 },
-    ];
-    assert.deepEqual(takeBatch(q2, 32, 500, 100), [{ first: 0, last: 9 }]);
   });
 });

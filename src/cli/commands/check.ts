@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { checkApps } from '../../engine/check.js';
-import { summarize } from '../../engine/outcome.js';
+import { summarize, type Summary } from '../../engine/outcome.js';
+import { interruptionExitCode } from '../lock-scope.js';
 import type { Output } from '../output.js';
 import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
@@ -8,11 +9,18 @@ import { noRecipesHint } from '../setup-hints.js';
 import { runLocked } from './engine-run.js';
 
 /** `check [APP...]`: latest versions for every app; downloads nothing. */
-export async function checkCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
+export async function checkCommand(
+  ctx: Context,
+  out: Output,
+  names: string[],
+  flags: { force?: boolean } = {},
+): Promise<CommandResult> {
   const started = Date.now();
+  let interruptedExit: number | undefined;
   const outcomes = await runLocked(ctx, out, 'check', names, async (run, entries) => {
-    const result = await checkApps(run, entries);
+    const result = await checkApps(run, entries, names, { force: flags.force === true });
     await run.store.save();
+    interruptedExit = interruptionExitCode(run.signal);
     return result;
   });
   const summary = summarize(outcomes);
@@ -20,7 +28,7 @@ export async function checkCommand(ctx: Context, out: Output, names: string[]): 
   const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
   lines.push(hint ?? summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
   return {
-    exitCode: summary.failed > 0 ? 1 : 0,
+    exitCode: interruptedExit ?? (summary.failed > 0 ? 1 : 0),
     json: {
       command: 'check',
       apps: outcomes.map((o) => ({
@@ -32,11 +40,18 @@ export async function checkCommand(ctx: Context, out: Output, names: string[]): 
         url: o.url ?? null,
         error: o.error,
         retry_at: o.retry_at,
+        ...(o.status === 'skipped' && o.reason ? { reason: o.reason } : {}),
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
       })),
-      summary,
+      summary: summaryJson(summary),
       ...(hint ? { hint } : {}),
     },
     human: lines.join('\n'),
   };
+}
+
+/** The JSON summary: `interrupted` appears only when an app was interrupted. */
+function summaryJson(summary: Summary): Record<string, number> {
+  const { interrupted, ...rest } = summary;
+  return interrupted > 0 ? { ...rest, interrupted } : rest;
 }

@@ -1,4 +1,5 @@
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
+import { markOf } from '../../install/desktop-target.js';
 import { loadWorkspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { StateStore } from '../../state/store.js';
@@ -6,6 +7,7 @@ import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes, table } from '../table.js';
 import { errorJson } from '../render-error.js';
+import { signatureJson } from '../signature-json.js';
 import { termPath, termText } from '../terminal-text.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
@@ -14,6 +16,13 @@ async function present(path: string | undefined, follow = true): Promise<boolean
     () => true,
     () => false,
   );
+}
+
+/** True when the desktop file exists and its mark names `app` (another app's or a foreign file is not). */
+async function ownsDesktopFile(path: string | undefined, app: string): Promise<boolean> {
+  if (!path) return false;
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  return text !== undefined && markOf(text) === app;
 }
 
 // A day is enough in a table; --json has the full timestamps.
@@ -46,6 +55,7 @@ export async function listCommand(
         strategy: app.ok ? app.settings.strategy.strategy : (s?.strategy ?? null),
         ignored: app.ok ? app.settings.ignore : false,
         held: s?.hold === true,
+        removed: s?.removedAt !== undefined,
         version: s?.installed?.version ?? null,
         previous_version: s?.previous?.version ?? null,
         path: file ?? null,
@@ -54,10 +64,12 @@ export async function listCommand(
         integration: app.ok ? app.settings.manage_desktop_files : null,
         desktop_entry: s?.integration?.desktopFile ?? null,
         desktop_entry_present: await present(s?.integration?.desktopFile),
+        desktop_entry_ours: await ownsDesktopFile(s?.integration?.desktopFile, app.name),
         symlink: s?.symlink ?? null,
         symlink_present: await present(s?.symlink, false),
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
+        signature: signatureJson(s?.signature),
         error: app.ok ? null : errorJson(app.error),
       };
     }),
@@ -73,13 +85,15 @@ export async function listCommand(
       ? c.red('invalid recipe')
       : a.ignored
         ? c.dim('ignored')
-        : a.held
-          ? c.yellow('held')
-          : a.path && !a.file_present
-            ? c.red('file missing')
-            : a.version
-              ? 'installed'
-              : c.dim('not installed');
+        : a.removed
+          ? c.dim('removed')
+          : a.held
+            ? c.yellow('held')
+            : a.path && !a.file_present
+              ? c.red('file missing')
+              : a.version
+                ? 'installed'
+                : c.dim('not installed');
     // Names, versions (forge tags) and paths come from recipes, forges and state: escape them.
     rows.push([
       termText(a.name),
@@ -88,7 +102,15 @@ export async function listCommand(
       a.size === null ? '-' : formatBytes(a.size),
       day(a.last_check),
       day(a.last_update),
-      a.desktop_entry ? (a.desktop_entry_present ? 'yes' : c.red('missing')) : a.integration ? '-' : 'off',
+      a.desktop_entry
+        ? !a.desktop_entry_present
+          ? c.red('missing')
+          : a.desktop_entry_ours
+            ? 'yes'
+            : c.red('not ours')
+        : a.integration
+          ? '-'
+          : 'off',
       a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
       status,
       a.path === null ? '-' : termPath(a.path),

@@ -1,7 +1,13 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { assertKnownApps } from './known-apps.js';
-import { orphanNames, removeApp, removeStrayTemps, type RemoveOutcome } from '../../engine/remove.js';
+import {
+  forgetRecipelessRemoved,
+  orphanNames,
+  removeApp,
+  removeStrayTemps,
+  type RemoveOutcome,
+} from '../../engine/remove.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { termMessage, termPath, termText } from '../terminal-text.js';
@@ -32,8 +38,10 @@ export async function removeCommand(
       assertKnownApps(names, ws, run.store);
       const targets = flags.orphans ? [...new Set([...names, ...orphanNames(ws, run.store)])] : names;
       const results: RemoveOutcome[] = [];
+      const now = run.ctx.now().toISOString();
       for (const name of targets)
-        results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true }));
+        results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true, now }));
+      if (flags.orphans) forgetRecipelessRemoved(ws, run.store);
       const strays = flags.orphans ? await removeStrayTemps(ws) : [];
       await run.store.save();
       return { outcomes: results, temps: strays };
@@ -43,7 +51,15 @@ export async function removeCommand(
   const { c } = out;
   const lines: string[] = [];
   for (const o of outcomes) {
-    lines.push(`${o.errors.length ? c.red('incomplete') : c.green('removed')} ${c.bold(termText(o.name))}`);
+    const head =
+      o.status === 'incomplete'
+        ? c.red('incomplete')
+        : o.status === 'removed'
+          ? c.green('removed')
+          : c.dim('not installed');
+    lines.push(
+      `${head} ${c.bold(termText(o.name))}${o.status === 'not_installed' ? c.dim('  (nothing to remove)') : ''}`,
+    );
     for (const p of o.removed) lines.push(c.dim(`  removed ${termPath(p)}`));
     for (const p of o.missing) lines.push(c.dim(`  already gone: ${termPath(p)}`));
     for (const p of o.skipped) lines.push(c.yellow(`  left alone (not ours): ${termPath(p)}`));
@@ -52,7 +68,7 @@ export async function removeCommand(
   }
   for (const t of temps) lines.push(c.dim(`removed leftover ${termPath(t)}`));
   if (flags.orphans && outcomes.length === 0 && temps.length === 0) lines.push('no orphans found');
-  const failed = outcomes.filter((o) => o.errors.length > 0).length;
+  const failed = outcomes.filter((o) => o.status === 'incomplete').length;
   return {
     exitCode: failed ? 1 : 0,
     json: { command: 'remove', apps: outcomes, temp_files_removed: temps },

@@ -12,7 +12,13 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
     const entry = entries[0];
     if (!entry) throw new UsageError('USAGE', 'name the app to roll back');
     if (!entry.ok) throw entry.error;
-    const r = await rollbackApp(entry.settings, run.store, ctx.paths.dataHome, ctx.now(), ctx.env);
+    const r = await rollbackApp(
+      entry.settings,
+      run.store,
+      { dataHome: ctx.paths.dataHome, dataDirs: ctx.paths.dataDirs, claims: run.desktopClaims },
+      ctx.now(),
+      ctx.env,
+    );
     await run.store.save();
     return r;
   });

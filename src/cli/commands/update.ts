@@ -11,6 +11,7 @@ import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes } from '../table.js';
 import { noRecipesHint } from '../setup-hints.js';
+import { interruptionExitCode } from '../lock-scope.js';
 import { runLocked } from './engine-run.js';
 import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
 
@@ -28,7 +29,11 @@ function listed(o: AppOutcome, showAll: boolean, dryRun: boolean): boolean {
   if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
   // An up-to-date app whose desktop entry was adapted to the host still has something to say.
   return (
-    o.status === 'updated' || o.status === 'rate_limited' || o.status === 'failed' || o.warnings.length > 0
+    o.status === 'updated' ||
+    o.status === 'rate_limited' ||
+    o.status === 'failed' ||
+    o.status === 'interrupted' ||
+    o.warnings.length > 0
   );
 }
 
@@ -46,6 +51,7 @@ export async function updateCommand(
   let showAllConfig = false;
   let workspace: Workspace | undefined;
   let outcomes: AppOutcome[];
+  let interruptedExit: number | undefined;
   try {
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
@@ -53,6 +59,7 @@ export async function updateCommand(
       const result = await updateApps(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
+        named: names,
       });
       if (!flags.dryRun) {
         const summary = summarize(result);
@@ -66,6 +73,7 @@ export async function updateCommand(
         });
         await run.store.save();
       }
+      interruptedExit = interruptionExitCode(run.signal);
       return result;
     });
   } finally {
@@ -84,7 +92,7 @@ export async function updateCommand(
   const lines = outcomes
     .filter((o) => listed(o, showAll, flags.dryRun === true))
     .map((o) => outcomeLine(o, out));
-  const changed = summary.updated + summary.failed + summary.rate_limited > 0;
+  const changed = summary.updated + summary.failed + summary.rate_limited + summary.interrupted > 0;
   const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
   // --quiet from a timer: nothing at all when nothing changed.
   if (hint) {
@@ -93,7 +101,7 @@ export async function updateCommand(
     lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
   if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));
   return {
-    exitCode: summary.failed > 0 || self?.error ? 1 : 0,
+    exitCode: interruptedExit ?? (summary.failed > 0 || self?.error ? 1 : 0),
     json: {
       command: 'update',
       dry_run: flags.dryRun === true,
@@ -110,6 +118,7 @@ export async function updateCommand(
         ...(o.method ? { method: o.method } : {}),
         ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
         ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        ...(o.desktop ? { desktop: o.desktop } : {}),
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
         warnings: o.warnings,
       })),
@@ -119,6 +128,7 @@ export async function updateCommand(
         rate_limited: summary.rate_limited,
         failed: summary.failed,
         skipped: summary.skipped,
+        ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),

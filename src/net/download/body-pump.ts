@@ -30,6 +30,11 @@ export interface PumpOptions {
    * connection stays reusable.
    */
   drainAtLimit?: () => boolean;
+  /**
+   * The limit is a size the body must not exceed (not where to stop reading): a byte beyond it
+   * fails the pump with this error, and nothing beyond the limit is written.
+   */
+  overflow?: () => Error;
   /** Called after each write, in order, with the position and the buffers written there. */
   onWritten: (position: number, buffers: readonly Buffer[]) => void;
 }
@@ -108,9 +113,17 @@ export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean>
 
     const onData = (raw: Buffer): void => {
       if (finished || failure !== undefined) return;
-      attempt.touch();
+      attempt.touch(raw.length);
       let chunk = raw;
       const limit = options.limit();
+      if (options.overflow && limit !== undefined) {
+        if (cursor.received + chunk.length > limit) return fail(options.overflow());
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        cursor.received += chunk.length;
+        if (pendingBytes >= MAX_BACKLOG_BYTES) body.pause();
+        return kick();
+      }
       if (limit !== undefined && cursor.received + chunk.length > limit) {
         chunk = chunk.subarray(0, Math.max(0, limit - cursor.received));
       }

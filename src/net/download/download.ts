@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { DownloadError, RangeNotHonouredError } from './errors.js';
-import { announcedSize, openFirstResponse } from './first-response.js';
+import { openFirstResponse, sizeOrDispose } from './first-response.js';
 import { withoutAuthorization } from './http-open.js';
 import { runPlain } from './plain-download.js';
 import { acceptsByteRanges, rangeValidator } from './response-headers.js';
@@ -33,9 +33,11 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     headers: withoutAuthorization(req.headers),
     signal: req.signal,
     stallTimeoutMs: req.stallTimeoutMs,
+    minBytesPerSec: req.minBytesPerSec ?? 0,
     maxRetries: req.maxRetries ?? DEFAULT_MAX_RETRIES,
     expectedSize: req.expectedSize,
     retries: 0,
+    tap: req.tap,
     progress: (received, total) => {
       writeBehind.written(received);
       req.onProgress?.(received, total);
@@ -63,7 +65,7 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
 async function transfer(ctx: TransferContext, req: DownloadRequest): Promise<TransferOutcome> {
   const first = await openFirstResponse(ctx);
   const { headers } = first.response;
-  const size = announcedSize(ctx, first.response);
+  const size = sizeOrDispose(ctx, first);
   const validator = rangeValidator(headers) ?? req.validator;
   const connections = Math.max(1, Math.floor(req.connections || DEFAULT_CONNECTIONS));
   const minSegmentBytes = Math.max(64 * 1024, req.minSegmentBytes ?? DEFAULT_MIN_SEGMENT_BYTES);

@@ -18,7 +18,7 @@ export interface FirstResponse {
  */
 export async function openFirstResponse(ctx: TransferContext): Promise<FirstResponse> {
   for (let failures = 0; ;) {
-    const attempt = new Attempt(ctx.signal, ctx.stallTimeoutMs);
+    const attempt = new Attempt(ctx.signal, ctx.stallTimeoutMs, ctx.minBytesPerSec);
     try {
       const response = await openResponse(ctx.url, { headers: ctx.headers, attempt });
       if (response.statusCode !== 200) {
@@ -56,4 +56,17 @@ export function announcedSize(ctx: TransferContext, response: OpenedResponse): n
     );
   }
   return size;
+}
+
+/**
+ * The announced size of the first response; when it is refused, its attempt is disposed first, or
+ * its stall timer would keep the process alive for stall_timeout after the failure.
+ */
+export function sizeOrDispose(ctx: TransferContext, first: FirstResponse): number | undefined {
+  try {
+    return announcedSize(ctx, first.response);
+  } catch (err) {
+    first.attempt.dispose();
+    throw err;
+  }
 }

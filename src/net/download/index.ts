@@ -3,4 +3,4 @@ export { download } from './download.js';
 export { cleanStaleTemps } from './temp-file.js';
 export { createHostLimiter, type HostLimiter } from './host-limiter.js';
 export { DownloadError } from './errors.js';
-export type { DownloadRequest, DownloadResult } from './types.js';
+export type { ByteTap, DownloadRequest, DownloadResult } from './types.js';

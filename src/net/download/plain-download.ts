@@ -1,7 +1,7 @@
 import { Attempt } from './attempt.js';
 import { pumpBody, type PumpCursor } from './body-pump.js';
 import { DownloadError, RangeNotHonouredError } from './errors.js';
-import { announcedSize, openFirstResponse, type FirstResponse } from './first-response.js';
+import { announcedSize, openFirstResponse, sizeOrDispose, type FirstResponse } from './first-response.js';
 import { openResponse, type OpenedResponse } from './http-open.js';
 import { PrefixHasher } from './prefix-hasher.js';
 import { acceptsByteRanges, headerValue, parseContentRange, rangeValidator } from './response-headers.js';
@@ -28,17 +28,18 @@ export async function runPlain(
 ): Promise<TransferOutcome> {
   let current: FirstResponse | undefined = first ?? (await openFirstResponse(ctx));
   const state: PlainState = {
-    size: announcedSize(ctx, current.response),
+    size: sizeOrDispose(ctx, current),
     validator: rangeValidator(current.response.headers) ?? fallbackValidator,
     rangesOk: acceptsByteRanges(current.response.headers),
     finalUrl: current.response.url,
   };
   const cursor: PumpCursor = { received: 0, written: 0 };
-  const hasher = new PrefixHasher(ctx.file, () => cursor.written);
+  const hasher = new PrefixHasher(ctx.file, () => cursor.written, ctx.tap);
   let failures = 0;
 
   for (;;) {
-    const attempt: Attempt = current?.attempt ?? new Attempt(ctx.signal, ctx.stallTimeoutMs);
+    const attempt: Attempt =
+      current?.attempt ?? new Attempt(ctx.signal, ctx.stallTimeoutMs, ctx.minBytesPerSec);
     const startedAt = cursor.written;
     try {
       let response: OpenedResponse;
@@ -48,28 +49,31 @@ export async function runPlain(
       } else {
         response = await reopen(ctx, state, cursor, hasher, attempt);
       }
+      // A body of unannounced length (chunked) is still held to the size the forge announced.
+      const unannounced = state.size === undefined ? ctx.expectedSize : undefined;
       await pumpBody(response.body, {
         file: ctx.file,
         cursor,
         attempt,
-        limit: () => state.size,
+        limit: () => state.size ?? ctx.expectedSize,
+        ...(unannounced !== undefined ? { overflow: () => longerThan(ctx, unannounced) } : {}),
         onWritten: (position, buffers) => {
           hasher.written(position, buffers);
-          ctx.progress(cursor.written, state.size);
+          ctx.progress(cursor.written, state.size ?? ctx.expectedSize);
         },
       });
-      if (state.size !== undefined && cursor.written < state.size) {
+      const size = state.size ?? ctx.expectedSize;
+      if (size !== undefined && cursor.written < size) {
         throw new DownloadError(
           'DOWNLOAD_SHORT',
           ctx.url,
-          `body ended after ${cursor.written} of ${state.size} bytes`,
+          `body ended after ${cursor.written} of ${size} bytes`,
           { transient: true },
         );
       }
-      const size = cursor.written;
       return {
-        size,
-        sha256: await hasher.digest(size),
+        size: cursor.written,
+        sha256: await hasher.digest(cursor.written),
         finalUrl: state.finalUrl,
         segmented: false,
         connections: 1,
@@ -156,4 +160,13 @@ async function reopen(
   state.finalUrl = response.url;
   ctx.progress(0, state.size);
   return response;
+}
+
+/** The failure of a body that runs past the size the forge announced. */
+function longerThan(ctx: TransferContext, size: number): DownloadError {
+  return new DownloadError(
+    'DOWNLOAD_SIZE_MISMATCH',
+    ctx.url,
+    `the body (sent without Content-Length) runs past the ${size} bytes the release announced; stopped there`,
+  );
 }

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import type { ByteTap } from './types.js';
 
 const READ_BACK_CHUNK = 1 << 20;
 
@@ -20,6 +21,8 @@ export class PrefixHasher {
     private readonly file: FileHandle,
     /** End of the bytes known to be on disk without a gap from offset 0. */
     private readonly contiguousEnd: () => number,
+    /** Sees the same bytes in the same order (a second digest without a second read). */
+    private readonly tap?: ByteTap,
   ) {}
 
   /** Bytes hashed so far (always a prefix of the file). */
@@ -32,6 +35,7 @@ export class PrefixHasher {
     if (position === this.hashed && this.readBack === undefined) {
       for (const b of buffers) {
         this.hash.update(b);
+        this.tap?.update(b);
         this.hashed += b.length;
       }
       return;
@@ -63,6 +67,7 @@ export class PrefixHasher {
   async reset(): Promise<void> {
     while (this.readBack) await this.readBack;
     this.hash = createHash('sha256');
+    this.tap?.reset();
     this.hashed = 0;
     this.failure = undefined;
   }
@@ -76,6 +81,7 @@ export class PrefixHasher {
       const { bytesRead } = await this.file.read(this.buffer, 0, want, this.hashed);
       if (bytesRead === 0) throw new Error(`temp file ended at ${this.hashed} while hashing`);
       this.hash.update(this.buffer.subarray(0, bytesRead));
+      this.tap?.update(this.buffer.subarray(0, bytesRead));
       this.hashed += bytesRead;
     }
   }

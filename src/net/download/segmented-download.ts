@@ -39,7 +39,7 @@ export async function runSegmented(
   const minStealBytes = Math.max(64 * 1024, Math.floor(plan.minSegmentBytes / 2));
   const group = new AbortController();
   const groupSignal = ctx.signal ? AbortSignal.any([ctx.signal, group.signal]) : group.signal;
-  const hasher = new PrefixHasher(ctx.file, () => contiguousEnd(segments));
+  const hasher = new PrefixHasher(ctx.file, () => contiguousEnd(segments), ctx.tap);
   const live = new Set<Attempt>();
   let failure: DownloadError | undefined;
 
@@ -90,7 +90,8 @@ export async function runSegmented(
     let failures = 0;
     let pendingFirst = initial;
     while (seg.written < seg.end && !failure) {
-      const attempt = pendingFirst?.attempt ?? new Attempt(groupSignal, ctx.stallTimeoutMs);
+      const attempt =
+        pendingFirst?.attempt ?? new Attempt(groupSignal, ctx.stallTimeoutMs, ctx.minBytesPerSec);
       live.add(attempt);
       const startedAt = seg.written;
       try {

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { ByteTap } from './types.js';
 
 /** What the plain and segmented transfers share: the file, settings, and run-wide counters. */
 export interface TransferContext {
@@ -8,10 +9,14 @@ export interface TransferContext {
   headers: Record<string, string>;
   signal: AbortSignal | undefined;
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall_timeout window is a stall too (0 = no rule). */
+  minBytesPerSec: number;
   maxRetries: number;
   expectedSize: number | undefined;
   /** Retries over the whole download, all connections. */
   retries: number;
+  /** Fed the file's bytes in order alongside the SHA-256. */
+  tap: ByteTap | undefined;
   /** Reports bytes on disk so far. */
   progress: (received: number, total: number | undefined) => void;
 }

@@ -15,11 +15,24 @@ export interface DownloadRequest {
   minSegmentBytes?: number;
   /** A connection that receives no byte for this long is abandoned and resumed. */
   stallTimeoutMs: number;
+  /**
+   * Fewer bytes per second than this over a whole `stallTimeoutMs` window fails the attempt with
+   * DOWNLOAD_TOO_SLOW, retried like a stall (default 0: only silence counts).
+   */
+  minBytesPerSec?: number;
   /** Failed attempts in a row (without progress) per connection before giving up (default 4). */
   maxRetries?: number;
   signal?: AbortSignal;
   headers?: Record<string, string>;
   onProgress?: (received: number, total: number | undefined) => void;
+  /** Sees every byte in file order as it is hashed (a second digest in the same pass). */
+  tap?: ByteTap | undefined;
+}
+
+/** A consumer of the file's bytes in order; `reset` when the download restarts from byte 0. */
+export interface ByteTap {
+  update(chunk: Buffer): void;
+  reset(): void;
 }
 
 /** A finished download: the temp file, fsynced, with its size and SHA-256. */

@@ -1,16 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
+import { WriteQueue } from '../ranges/write-queue.js';
 import { BlockHasher } from './block-hasher.js';
 import type { BlockMatcher } from './block-matcher.js';
 import type { ContentRange } from './content-range.js';
 import type { ZsyncControl } from './control-file.js';
 import { zsyncError } from './errors.js';
 import type { PartSink } from './multipart-byteranges.js';
-
-interface WriteGroup {
-  position: number;
-  end: number;
-  buffers: Buffer[];
-}
 
 /**
  * Turns fetched byte ranges into verified blocks: cuts the stream at block boundaries, checks each
@@ -28,23 +23,23 @@ export class BlockReceiver implements PartSink {
   private skip = 0;
   private partial: Buffer | undefined;
   private partialLen = 0;
-  private groups: WriteGroup[] = [];
-  private queued = 0;
+  private readonly writes: WriteQueue;
 
   constructor(
     private readonly control: ZsyncControl,
     private readonly hasher: BlockHasher,
     private readonly matcher: BlockMatcher,
-    private readonly out: FileHandle,
+    out: FileHandle,
     private readonly url: string,
   ) {
     this.bs = control.blockSize;
     this.length = control.length;
+    this.writes = new WriteQueue(out);
   }
 
   /** Bytes verified but not yet written. */
   get queuedBytes(): number {
-    return this.queued;
+    return this.writes.bytes;
   }
 
   beginPart(range: ContentRange): void {
@@ -106,11 +101,8 @@ export class BlockReceiver implements PartSink {
   }
 
   /** Writes everything queued. */
-  async flush(): Promise<void> {
-    const groups = this.groups;
-    this.groups = [];
-    this.queued = 0;
-    await Promise.all(groups.map((g) => this.out.writev(g.buffers, g.position)));
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 
   private accept(id: number, block: Buffer): void {
@@ -122,15 +114,7 @@ export class BlockReceiver implements PartSink {
       });
     this.matcher.markKnown(id);
     this.bytesReceived += block.length;
-    this.queued += block.length;
-    const position = id * this.bs;
-    const last = this.groups[this.groups.length - 1];
-    if (last && last.end === position && last.buffers.length < 512) {
-      last.buffers.push(block);
-      last.end += block.length;
-    } else {
-      this.groups.push({ position, end: position + block.length, buffers: [block] });
-    }
+    this.writes.push(id * this.bs, block);
   }
 }
 

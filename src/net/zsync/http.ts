@@ -2,13 +2,21 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { KeeperError } from '../../core/errors.js';
 import { USER_AGENT } from '../../core/version.js';
-import { isTransportTimeout, sendRequest, type TransportResponse } from '../transport.js';
+import {
+  isTransportTimeout,
+  sendRequest,
+  TransportCode,
+  TransportError,
+  type TransportResponse,
+} from '../transport.js';
 import { zsyncError } from './errors.js';
 
 /** Connection settings and counters shared by every request of one zsync run. */
 export interface HttpSession {
   /** No byte for this long (headers or body) means the connection stalled. */
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall-timeout window is a stall too (0 = no rule). */
+  minBytesPerSec?: number | undefined;
   signal?: AbortSignal | undefined;
   /** HTTP requests sent, redirects included. */
   requests: number;
@@ -49,6 +57,8 @@ export function networkError(err: unknown, url: string, signal?: AbortSignal): K
   if (signal?.aborted) return zsyncError('ABORTED', 'zsync update aborted', { cause: err });
   if (isTransportTimeout(err))
     return zsyncError('STALLED', `no data from ${url} for too long`, { cause: err });
+  if (err instanceof TransportError && err.code === TransportCode.tooSlow)
+    return zsyncError('TOO_SLOW', `${url} is too slow: ${err.message}`, { cause: err });
   const message = err instanceof Error ? err.message : String(err);
   return zsyncError('NETWORK', `request to ${url} failed: ${message}`, { cause: err });
 }
@@ -77,6 +87,7 @@ export async function openGet(
         signal,
         headersTimeoutMs: session.stallTimeoutMs,
         bodyTimeoutMs: session.stallTimeoutMs,
+        minBytesPerSec: session.minBytesPerSec ?? 0,
       });
     } catch (err) {
       throw networkError(err, current, signal);

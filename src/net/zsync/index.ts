@@ -10,6 +10,7 @@ import { zsyncError } from './errors.js';
 import { fileSha1 } from './file-sha1.js';
 import type { HttpSession } from './http.js';
 import { fetchMissingBlocks } from './range-fetch.js';
+import { newSession, withTransferCounts } from '../ranges/session.js';
 import { scanSeed } from './seed-scan.js';
 
 export { parseControlFile, type ZsyncControl } from './control-file.js';
@@ -24,6 +25,10 @@ export interface ZsyncRequest {
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
   stallTimeoutMs: number;
+  /** Fewer bytes per second than this over a stall-timeout window is a stall (ZSYNC_TOO_SLOW; default 0: off). */
+  minBytesPerSec?: number | undefined;
+  /** Size of the release's asset when known: a control file describing another length is refused before anything is written. */
+  expectedSize?: number | undefined;
   signal?: AbortSignal;
   /** Ranges per multi-range request (default 32). */
   maxRangesPerRequest?: number;
@@ -78,31 +83,12 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
  * `details.bytesFetched` and `details.requests` count what the failed attempt transferred.
  */
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
-  const session: HttpSession = {
-    stallTimeoutMs: req.stallTimeoutMs,
-    signal: req.signal,
-    requests: 0,
-    bytesFetched: 0,
-  };
+  const session = newSession(req.stallTimeoutMs, req.signal, req.minBytesPerSec);
   try {
     return await rebuild(req, session);
   } catch (err) {
     throw withTransferCounts(err, session);
   }
-}
-
-/**
- * A failed delta update still cost bandwidth; the caller falls back to a full download and must
- * be able to report both, so the counters travel in the error's details.
- */
-function withTransferCounts(err: unknown, session: HttpSession): unknown {
-  if (!(err instanceof KeeperError)) return err;
-  return new KeeperError(err.code, err.message, {
-    hint: err.hint,
-    cause: err.cause,
-    exitCode: err.exitCode,
-    details: { ...err.details, bytesFetched: session.bytesFetched, requests: session.requests },
-  });
 }
 
 async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncResult> {
@@ -111,6 +97,14 @@ async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncRe
   if (expectedSha1 === undefined)
     throw zsyncError('CONTROL_INVALID', 'the control file has no SHA-1, so the result could not be verified');
   let targetUrl = resolveTargetUrl(control, req.controlUrl);
+  if (req.expectedSize !== undefined && control.length !== req.expectedSize) {
+    // A stale control file rebuilds an old file that its own SHA-1 happily confirms, and a
+    // hostile one claims any length; the release's size is the independent check.
+    throw zsyncError(
+      'TARGET_CHANGED',
+      `the control file describes ${control.length} bytes but the release's asset has ${req.expectedSize} (stale control file?)`,
+    );
+  }
 
   const path = join(req.destDir, `${req.tempPrefix}zsync-${randomBytes(6).toString('hex')}`);
   let out: FileHandle | undefined;

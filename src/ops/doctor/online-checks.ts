@@ -6,6 +6,7 @@ import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { describeError } from '../../core/errors.js';
 import { request } from '../../net/http.js';
+import { parseBoundedJson } from '../../net/json-limits.js';
 import { check, type DoctorCheck } from './types.js';
 import { timeText } from '../../core/time-text.js';
 
@@ -60,7 +61,7 @@ function budgetOf(body: unknown, headers: Record<string, string>): Budget | unde
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseBoundedJson(text, '');
   } catch {
     return undefined;
   }
@@ -70,12 +71,13 @@ function parseJson(text: string): unknown {
 async function probe(ctx: Context, target: HubTarget, suffix: string): Promise<DoctorCheck[]> {
   const url = `${target.base}/rate_limit`;
   const headers: Record<string, string> = { accept: 'application/vnd.github+json' };
-  // The token goes only to the hub API base it belongs to; `request` drops it on a cross-origin redirect.
+  // The token goes only to the hub API base it belongs to; `request` drops it on any redirect out
+  // of that base, even to another path on the same origin.
   if (target.token) headers.authorization = `Bearer ${target.token.value}`;
   const id = (name: string): string => `${name}${suffix}`;
   let res;
   try {
-    res = await request(url, { headers, timeoutMs: 15_000, retries: 1 });
+    res = await request(url, { headers, timeoutMs: 15_000, retries: 1, credentialsUnder: target.base });
   } catch (err) {
     return [
       check(

@@ -3,6 +3,7 @@ import { getExec, getGroup, MAIN_GROUP, parseDesktopEntry } from '../../appimage
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import type { KeeperEvent } from '../../core/events.js';
+import { markOf } from '../../install/desktop-target.js';
 import { StateStore } from '../../state/store.js';
 import type { AppState, StateData } from '../../state/types.js';
 import { check, type DoctorCheck } from './types.js';
@@ -106,8 +107,17 @@ async function integrationProblems(
     const integ = s.integration;
     if (!integ) continue;
     count++;
-    if (!(await exists(integ.desktopFile))) {
+    const text = await readFile(integ.desktopFile, 'utf8').catch(() => undefined);
+    if (text === undefined) {
       fails.push(`${name}: desktop entry ${integ.desktopFile} is missing`);
+      continue;
+    }
+    const mark = markOf(text);
+    if (mark !== name) {
+      // Another app's entry (or the user's) at our recorded path: this app has no entry of its own.
+      fails.push(
+        `${name}: ${integ.desktopFile} belongs to ${mark === undefined ? 'someone else (no appimage-keeper mark)' : `app ${mark}`}`,
+      );
       continue;
     }
     const target = await launcherTarget(integ.desktopFile).catch(() => undefined);
@@ -155,7 +165,8 @@ export async function stateChecks(ctx: Context, ws: Workspace | undefined): Prom
 
   if (ws) {
     const known = new Set(ws.apps.map((a) => a.name));
-    const orphans = apps.map(([n]) => n).filter((n) => !known.has(n));
+    // A removed app has nothing installed: without its recipe it is no orphan, only a stale mark.
+    const orphans = apps.filter(([n, s]) => !known.has(n) && !s.removedAt).map(([n]) => n);
     checks.push(
       orphans.length
         ? check(
