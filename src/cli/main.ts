@@ -2,10 +2,10 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
 import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
-import { didYouMean } from '../config/did-you-mean.js';
 import { describeCli, type CliModel } from './cli-model.js';
 import { completionCommand } from './commands/completion.js';
 import { finishHelp } from './help-examples.js';
+import { attachRootAction, usageErrorJson } from './root-action.js';
 import { assertConfigDir } from './setup-hints.js';
 import { resolvePaths } from '../config/paths.js';
 import { initCommand, parseStrategyFlag, type InitOptions } from './commands/init.js';
@@ -106,40 +106,7 @@ function buildProgram(inv: Invocation): Command {
   registerEngineCommands(program, inv, ctx);
   registerOpsCommands(program, inv, ctx);
   finishHelp(program);
-  // Without a command: a lone `-v` prints the version (as npm does); anything else is a usage error.
-  program.allowExcessArguments().action((_opts: unknown, cmd: Command) => {
-    const [word, topic] = cmd.args;
-    if (word === 'help') {
-      // `help [command]`: commander's implicit help command, which a program action would swallow.
-      const sub = program.commands.find((c) => c.name() === topic);
-      (sub ?? program).help();
-    }
-    if (word !== undefined) {
-      const known = program.commands.map((c) => c.name());
-      const near = didYouMean(word, known);
-      program.error(`error: unknown command '${word}'${near ? `\n(Did you mean ${near}?)` : ''}`, {
-        code: 'commander.unknownCommand',
-        exitCode: ExitCode.usage,
-      });
-    }
-    if (cmd.opts<{ verbose?: boolean }>().verbose) {
-      inv.setResult('version', versionResult());
-      return;
-    }
-    if (!inv.globals().json) inv.io.stderr.write(guardTerminal(program.helpInformation()));
-    inv.setResult('appimage-keeper', {
-      exitCode: ExitCode.usage,
-      json: {
-        command: 'appimage-keeper',
-        error: {
-          code: 'USAGE',
-          message: 'no command given',
-          hint: 'run appimage-keeper --help for the commands',
-        },
-      },
-      human: '',
-    });
-  });
+  attachRootAction(program, inv, versionResult);
   return program;
 }
 
@@ -160,17 +127,6 @@ export function describeProgram(): CliModel {
     setResult: () => undefined,
   };
   return describeCli(buildProgram(inv));
-}
-
-/**
- * A commander usage error as `{ message, hint? }`: commander appends its suggestion to the message
- * as `(Did you mean --force?)`; JSON readers get it in its own field.
- */
-function usageErrorJson(err: CommanderError): { code: string; message: string; hint?: string } {
-  const text = err.message.replace(/^error: /, '');
-  const m = /^([\s\S]*?)\s*\(Did you mean (.+)\?\)\s*$/.exec(text);
-  if (!m) return { code: 'USAGE', message: text.trim() };
-  return { code: 'USAGE', message: (m[1] ?? '').trim(), hint: `did you mean ${m[2] ?? ''}?` };
 }
 
 /** Runs the CLI and returns its exit code; the single error boundary of the tool. */

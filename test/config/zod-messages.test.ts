@@ -41,7 +41,8 @@ function schemasUnderTest(): [string, z.ZodType][] {
     ['direct', directStrategySchema],
     ['script', scriptStrategySchema],
   ] as const)
-    for (const [key, field] of Object.entries(schema.shape)) out.push([`strategy.${key} (${kind})`, field]);
+    for (const [key, field] of Object.entries<z.ZodType>(schema.shape))
+      out.push([`strategy.${key} (${kind})`, field]);
   return out;
 }
 
