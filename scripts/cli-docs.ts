@@ -1,13 +1,14 @@
 // Generates the command-line reference from the registered commander program: docs/cli.md (committed;
 // `--check` exits 1 when it differs, so it cannot drift) and the man page (`--man FILE`, written into
 // dist/ by `npm run build` and installed through package.json's `man` field).
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import type { CliModel, CommandModel, FlagModel } from '../src/cli/cli-model.js';
 import { describeProgram } from '../src/cli/main.js';
 import { examplesOf } from '../src/cli/help-examples.js';
+import { writeOrCheckDoc } from './generated-doc.js';
 
 /** Where the generated reference lives. */
 export const CLI_DOC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'cli.md');
@@ -41,7 +42,9 @@ function commandSection(cmd: CommandModel): string[] {
   if (cmd.arguments.length) {
     lines.push('| Argument | Meaning |', '|---|---|');
     for (const a of cmd.arguments) {
-      lines.push(`| \`${a.name}${a.variadic ? '...' : ''}\` | ${md(a.description)}${choicesText(a.choices)} |`);
+      lines.push(
+        `| \`${a.name}${a.variadic ? '...' : ''}\` | ${md(a.description)}${choicesText(a.choices)} |`,
+      );
     }
     lines.push('');
   }
@@ -167,20 +170,10 @@ async function main(): Promise<void> {
     await writeFile(target, renderManPage());
     return;
   }
-  // `--file PATH` writes or checks another file (the tests use it to prove the check can fail).
-  const fileAt = args.indexOf('--file');
-  const target = fileAt >= 0 && args[fileAt + 1] ? args[fileAt + 1]! : CLI_DOC_PATH;
-  const text = await renderCliDocs();
-  if (args.includes('--check')) {
-    const current = await readFile(target, 'utf8').catch(() => '');
-    if (current !== text) {
-      process.stderr.write(`${target} is out of date with src/cli; run: npx tsx scripts/cli-docs.ts\n`);
-      process.exitCode = 1;
-    }
-    return;
-  }
-  await writeFile(target, text);
-  process.stdout.write(`wrote ${target}\n`);
+  await writeOrCheckDoc(args, CLI_DOC_PATH, () => renderCliDocs(), {
+    from: 'src/cli',
+    script: 'scripts/cli-docs.ts',
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -120,31 +120,6 @@ void describe('init --global', () => {
       assert.match(r.stderr, /exactly one of --global or --app/);
     }
   });
-
-  void test('a forge or URL word for --strategy names the strategy to use, in the hint (human and JSON)', async () => {
-    for (const [word, use] of [
-      ['github', 'forge'],
-      ['gitlab', 'forge'],
-      ['gitea', 'forge'],
-      ['url', 'direct'],
-    ] as const) {
-      const r = await runCli(['init', '--app', 'x', '--strategy', word], { env: h.env });
-      assert.equal(r.code, 2);
-      assert.match(
-        r.stderr,
-        new RegExp(`error: unknown strategy "${word}"\\n  hint: use --strategy ${use}: `),
-      );
-      const j = await runCli<{ command: string; error: { code: string; message: string; hint: string } }>(
-        ['--json', 'init', '--app', 'x', '--strategy', word],
-        { env: h.env },
-      );
-      assert.equal(j.code, 2);
-      assert.equal(j.json?.command, 'init');
-      assert.equal(j.json?.error.code, 'USAGE');
-      assert.match(j.json?.error.hint ?? '', new RegExp(`^use --strategy ${use}: `));
-    }
-    await assert.rejects(stat(join(h.appsDir, 'x')));
-  });
 });
 
 void describe('init --app', () => {
