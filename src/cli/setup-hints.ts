@@ -2,8 +2,17 @@ import { stat } from 'node:fs/promises';
 import type { Paths } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 
-// Commands that make or do not read a configuration directory.
-const WITHOUT_CONFIG_DIR = new Set(['init', 'completion', 'schema', 'version', 'doctor', 'appimage-keeper']);
+// Commands that make or do not read a configuration directory. `schedule` manages the timer units
+// named after the directory: removing those of a deleted directory must still work.
+const WITHOUT_CONFIG_DIR = new Set([
+  'init',
+  'completion',
+  'schema',
+  'version',
+  'doctor',
+  'schedule',
+  'appimage-keeper',
+]);
 
 /**
  * An explicit `--config-dir` that does not exist is a typo far more often than a wish for defaults:
