@@ -9,13 +9,12 @@
  * requests per run beside the sequential time (N × latency) and the lower bound
  * ceil(N / per-host limit) × latency. `--profile DIR` writes a V8 CPU profile of every CLI run.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { LIMITS } from '../src/engine/run.js';
 import { startSim, type Sim } from '../sim/index.js';
 import { recordResponses, type CheckJson } from '../test/e2e-check/helpers.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
+import { runNodeChild } from './node-child.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -60,17 +59,8 @@ async function freshHome(sim: Sim, names: string[]): Promise<TmpHome> {
 /** Runs `check --json` in a child process (asynchronously: the sim lives in this one). */
 async function runCheck(env: NodeJS.ProcessEnv): Promise<CheckJson> {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, CLI_PATH, '--json', 'check'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (b: Buffer) => out.push(b));
-  child.stderr.on('data', (b: Buffer) => err.push(b));
-  const [code] = (await once(child, 'close')) as [number | null];
-  if (code !== 0) throw new Error(`check exited ${code}: ${Buffer.concat(err).toString()}`);
-  return JSON.parse(Buffer.concat(out).toString()) as CheckJson;
+  const { stdout } = await runNodeChild([...profile, CLI_PATH, '--json', 'check'], env);
+  return JSON.parse(stdout) as CheckJson;
 }
 
 function median(values: number[]): number {

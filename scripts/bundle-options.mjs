@@ -21,6 +21,9 @@ export const commonOptions = {
   define: {
     __APPIMAGE_KEEPER_VERSION__: JSON.stringify(pkg.version),
     __APPIMAGE_KEEPER_REPOSITORY__: JSON.stringify(repositoryUrl()),
+    // false removes the provenance test seam (src/trust/provenance/test-hooks.ts) from every
+    // published build; only `build.mjs --test-hooks` (the test harness) sets it true.
+    __KEEPER_TEST_HOOKS__: 'false',
   },
   logLevel: 'warning',
 };

@@ -3,6 +3,7 @@ import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import type { AssetSizer, ApiRequest } from './api-request.js';
 import { assetResponse } from './asset-handler.js';
 import type { StoredAsset } from './body-source.js';
+import type { AttestationStore } from './attestations.js';
 import type { FaultTable } from './faults.js';
 import { giteaResponse, type GiteaConfig } from './gitea-api.js';
 import { hubResponse, type HubConfig } from './hub-api.js';
@@ -28,7 +29,7 @@ export interface SimState {
   requests: RecordedRequest[];
   faults: FaultTable;
   budgets: RateBudgets;
-  hub: { store: ReleaseStore; config: HubConfig };
+  hub: { store: ReleaseStore; config: HubConfig; attestations: AttestationStore };
   lab: { store: ReleaseStore; config: LabConfig };
   gitea: { store: ReleaseStore; config: GiteaConfig };
   agent: Agent;
@@ -99,7 +100,14 @@ async function route(
     authorized: auth !== undefined,
   };
   return (
-    (await hubResponse(api, state.hub.store, state.budgets, state.hub.config, state.sizeOf)) ??
+    (await hubResponse(
+      api,
+      state.hub.store,
+      state.budgets,
+      state.hub.config,
+      state.sizeOf,
+      state.hub.attestations,
+    )) ??
     labResponse(api, state.lab.store, state.lab.config) ??
     (await giteaResponse(api, state.gitea.store, state.gitea.config, state.sizeOf)) ??
     text(404, 'Not Found')

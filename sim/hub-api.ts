@@ -4,6 +4,7 @@ import { isoSeconds, type ApiRequest, type AssetSizer } from './api-request.js';
 import { jsonError, jsonResponse } from './json-response.js';
 import { budgetExhausted, budgetHeaders, type RateBudgets } from './rate-limit.js';
 import { latestStable, segments, type ReleaseStore, type StoredRelease } from './release-store.js';
+import type { AttestationStore } from './attestations.js';
 import type { Outgoing } from './send-body.js';
 
 /** Settings of the hub endpoints. */
@@ -55,7 +56,7 @@ async function renderRelease(
     target_commitish: 'main',
     name: r.name ?? r.tag,
     draft: r.draft ?? false,
-    immutable: false,
+    immutable: r.immutable ?? false,
     prerelease: r.prerelease ?? false,
     created_at: isoSeconds(stored.createdAt),
     published_at: r.draft ? null : isoSeconds(stored.publishedAt),
@@ -77,11 +78,13 @@ export async function hubResponse(
   budgets: RateBudgets,
   config: HubConfig,
   sizeOf: AssetSizer,
+  attestations?: AttestationStore,
 ): Promise<Outgoing | undefined> {
   if (!req.pathname.startsWith(`${config.apiPrefix}/repos/`)) return undefined;
   const parts = segments(req.pathname.slice(config.apiPrefix.length));
   // ['repos', owner, repo, 'releases', ...rest]
-  if (parts.length < 4 || parts[0] !== 'repos' || parts[3] !== 'releases') return undefined;
+  const attesting = parts[3] === 'attestations' && attestations !== undefined;
+  if (parts.length < 4 || parts[0] !== 'repos' || (parts[3] !== 'releases' && !attesting)) return undefined;
   const [, owner = '', repoName = '', , ...rest] = parts;
 
   const budget = budgets.peek(req.clientKey, req.authorized);
@@ -95,6 +98,7 @@ export async function hubResponse(
   return answer;
 
   async function route(): Promise<Outgoing> {
+    if (attesting) return attestations.respond(req, owner, repoName, rest);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return jsonError(405, { message: 'Method Not Allowed' }, { allow: 'GET, HEAD' });
     }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AttestationStore } from './attestations.js';
 import { storeAsset } from './body-source.js';
 import { handler, type OriginState, type SimState } from './dispatch.js';
 import { FaultTable } from './faults.js';
@@ -53,6 +54,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     hub: {
       store: new ReleaseStore(ids),
       config: { apiPrefix: trimSlash(options.hubApiPrefix) ?? '', webBase: trimSlash(options.hubWebBase) },
+      // Blobs live on the second origin, like GitHub's blob storage on another host.
+      attestations: new AttestationStore((path, body) => put(origins.second, path, body)),
     },
     lab: {
       store: new ReleaseStore(ids),
@@ -148,6 +151,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         state.hub.store.setLatest(repoKey(owner, repo), release),
       setReleases: (owner: string, repo: string, releases: SimRelease[]) =>
         state.hub.store.setReleases(repoKey(owner, repo), releases),
+      setAttestations: (owner, repo, hex, bundles, mode = 'inline') =>
+        state.hub.attestations.set(owner, repo, hex, bundles, mode),
     },
     lab: {
       setLatest: (projectPath: string, release: SimRelease) =>

@@ -59,6 +59,8 @@ export interface SimRelease {
   name?: string;
   prerelease?: boolean;
   draft?: boolean;
+  /** Hub only: the release's `immutable` flag (its assets can no longer change). */
+  immutable?: boolean;
   publishedAt?: Date;
   body?: string;
   assets: SimReleaseAsset[];
@@ -134,6 +136,17 @@ export interface SimHub {
   setLatest(owner: string, repo: string, release: SimRelease): void;
   /** Replace all releases of owner/repo; the list is newest first. */
   setReleases(owner: string, repo: string, releases: SimRelease[]): void;
+  /**
+   * Serve these Sigstore bundles (serialized JSON) at `/repos/{owner}/{repo}/attestations/sha256:{hex}`:
+   * inline, or as `bundle_url` links to raw Snappy blobs on the second origin. An empty list is a 404.
+   */
+  setAttestations(
+    owner: string,
+    repo: string,
+    sha256Hex: string,
+    bundles: readonly unknown[],
+    mode?: 'inline' | 'bundle_url',
+  ): void;
 }
 
 /** Lab (GitLab-style) release metadata controls. */

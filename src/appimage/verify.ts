@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { KeeperError } from '../core/errors.js';
 import type { ByteTap } from '../net/download/index.js';
 import { parseElfHeader, type ElfInfo } from './elf.js';
+import { verifyPayloadFits } from './payload-fit.js';
 
 /** What a downloaded AppImage must match. */
 export interface VerifyExpectations {
@@ -49,8 +50,8 @@ export async function verifySizeAndDigest(
 
 /**
  * Checks a downloaded file before it may replace anything, in this order: size (VERIFY_SIZE),
- * SHA-256 (VERIFY_DIGEST), ELF magic (VERIFY_NOT_ELF), AppImage magic (VERIFY_NOT_APPIMAGE) and
- * architecture (VERIFY_ARCH). `computedSha256` is the digest the downloader computed on the way,
+ * SHA-256 (VERIFY_DIGEST), ELF magic (VERIFY_NOT_ELF), AppImage magic (VERIFY_NOT_APPIMAGE),
+ * architecture (VERIFY_ARCH) and a payload that fits in the file (VERIFY_TRUNCATED). `computedSha256` is the digest the downloader computed on the way,
  * which saves reading the file again.
  */
 export async function verifyAppImage(
@@ -72,6 +73,7 @@ export async function verifyAppImage(
     );
   }
   assertArch(info.arch, exp.hostArch);
+  await verifyPayloadFits(path, size, type, info.payloadOffset);
   return { arch: info.arch, appImageType: type };
 }
 

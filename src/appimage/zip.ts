@@ -3,10 +3,11 @@ import type { Readable } from 'node:stream';
 import { compileGlob } from '../config/recipe-glob.js';
 import yauzl from 'yauzl';
 import { KeeperError } from '../core/errors.js';
+import { ensureFreeSpace } from '../core/free-space.js';
 import { createTempFile } from '../net/download/temp-file.js';
 
-// No AppImage is this big; anything past it is treated as a zip bomb.
-const MAX_ENTRY_BYTES = 16 * 1024 ** 3;
+// The default of max_asset_size: no AppImage is this big.
+const DEFAULT_MAX_ENTRY_BYTES = 4 * 1024 ** 3;
 const MAX_ENTRIES = 100_000;
 const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
 const S_IFMT = 0o170000;
@@ -30,20 +31,26 @@ export async function isZip(path: string): Promise<boolean> {
  * Extracts the AppImage from a ZIP asset into a temp file in `destDir`. The entry is chosen by
  * `innerMatch` (a glob: without `/` it matches the entry's file name, with `/` its whole path),
  * else the one entry named `*.AppImage`, else the first entry starting with ELF magic. Archives
- * with paths that escape (absolute, `..`, backslashes) are refused as a whole.
+ * with paths that escape (absolute, `..`, backslashes) are refused as a whole. An entry larger
+ * than `maxEntryBytes` (the configured max_asset_size) or than the free space of `destDir` is
+ * refused before a byte is written.
  */
 export async function extractAppImageFromZip(
   zipPath: string,
   destDir: string,
   tempPrefix: string,
   innerMatch?: string,
+  maxEntryBytes: number = DEFAULT_MAX_ENTRY_BYTES,
 ): Promise<{ path: string; entryName: string }> {
   const zip = await openZip(zipPath);
   try {
     const entries = await readEntries(zip, zipPath);
     const files = entries.filter((e) => !e.fileName.endsWith('/') && !isSymlink(e));
     const entry = await chooseEntry(zip, files, entries, innerMatch, zipPath);
-    return { path: await extractEntry(zip, entry, destDir, tempPrefix), entryName: entry.fileName };
+    return {
+      path: await extractEntry(zip, entry, destDir, tempPrefix, maxEntryBytes),
+      entryName: entry.fileName,
+    };
   } finally {
     zip.close();
   }
@@ -205,20 +212,26 @@ async function extractEntry(
   entry: yauzl.Entry,
   destDir: string,
   prefix: string,
+  maxEntryBytes: number,
 ): Promise<string> {
-  if (entry.uncompressedSize > MAX_ENTRY_BYTES) {
+  if (entry.uncompressedSize > maxEntryBytes) {
     throw new KeeperError(
-      'ZIP_BOMB',
-      `entry ${entry.fileName} declares ${entry.uncompressedSize} bytes, over the ${MAX_ENTRY_BYTES} byte cap`,
+      'ZIP_ENTRY_TOO_LARGE',
+      `entry ${entry.fileName} declares ${entry.uncompressedSize} bytes, over max_asset_size (${maxEntryBytes})`,
+      {
+        hint: 'no AppImage is that big; if this one really is, raise max_asset_size',
+        details: { declared: entry.uncompressedSize, max: maxEntryBytes },
+      },
     );
   }
+  await ensureFreeSpace(destDir, entry.uncompressedSize, `extracting ${entry.fileName}`);
   const temp = await createTempFile(destDir, prefix);
   try {
     const source = await openEntry(zip, entry);
     let written = 0;
     for await (const chunk of source as AsyncIterable<Buffer>) {
       written += chunk.length;
-      if (written > entry.uncompressedSize || written > MAX_ENTRY_BYTES) {
+      if (written > entry.uncompressedSize || written > maxEntryBytes) {
         source.destroy();
         throw new KeeperError(
           'ZIP_BOMB',

@@ -60,6 +60,14 @@ const proxyPrefix = z.union(
   { error: 'must be "all", an http(s) URL, or a list of http(s) URLs' },
 );
 
+// A workflow file of a repository, as certificates name it after the host: owner/repo/.github/workflows/x.yml.
+const provenanceSigner = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.\-/]+\.ya?ml$/, {
+    message: 'must look like owner/repo/.github/workflows/file.yml',
+  });
+
 export const GLOBAL_FIELDS: FieldSpec[] = [
   {
     key: 'storage_dir',
@@ -245,6 +253,47 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     description: 'Keep the replaced version of each app so `rollback` can restore it.',
     aliases: [],
     schema: z.boolean(),
+    extension: true,
+  },
+  {
+    key: 'max_asset_size',
+    type: 'number (bytes)',
+    default: 4 * 1024 ** 3,
+    description:
+      'Largest AppImage (or ZIP entry holding one) accepted; a bigger announced asset or extracted entry fails the app.',
+    aliases: [],
+    schema: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 50),
+    extension: true,
+  },
+  {
+    key: 'provenance',
+    type: 'off, warn, require',
+    default: 'off',
+    description: 'Verify the asset’s build-provenance attestation before downloading (docs/trust.md).',
+    aliases: [],
+    schema: z.enum(['off', 'warn', 'require'], { message: 'must be "off", "warn" or "require"' }),
+    extension: true,
+  },
+  {
+    key: 'provenance_signer',
+    type: 'string',
+    default: undefined,
+    description: 'owner/repo/.github/workflows/file.yml that must sign; default: the repo’s own.',
+    aliases: [],
+    schema: provenanceSigner,
+    extension: true,
+  },
+  {
+    key: 'release_attestation',
+    type: 'auto, require, off',
+    default: 'auto',
+    description: 'Verify the release attestation: auto = when the release is immutable.',
+    aliases: [],
+    schema: z.enum(['auto', 'require', 'off'], { message: 'must be "auto", "require" or "off"' }),
     extension: true,
   },
   {

@@ -71,6 +71,13 @@ export interface GlobalSettings {
   notify: boolean;
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
+  max_asset_size: number;
+  /** Build-provenance attestation check before downloading (default off). */
+  provenance: 'off' | 'warn' | 'require';
+  /** `owner/repo/.github/workflows/file.yml` that must have signed; default any workflow of the repository. */
+  provenance_signer?: string | undefined;
+  /** Release attestation check: when the release is immutable (auto), always, or never. */
+  release_attestation: 'auto' | 'require' | 'off';
   /** Embedded-signature policy (default tofu). */
   signature: 'off' | 'tofu' | 'require';
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */

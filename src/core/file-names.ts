@@ -5,6 +5,16 @@
  */
 export const RESERVED_FILE_PREFIX = '.appimage-keeper';
 
+/**
+ * Start of every temp file name: `.appimage-keeper~<app>~<pid>.<boot>.<random>.<kind>`. `~` cannot
+ * occur in an app name, so one app's prefix never matches another's (`big~` vs `big-x~`), and the
+ * owner's pid and boot let cleanup skip files a live process is still writing.
+ */
+export const TEMP_PREFIX = `${RESERVED_FILE_PREFIX}~`;
+
+/** Separates the app name from the owner in a temp file name; not allowed in app names. */
+export const TEMP_SEPARATOR = '~';
+
 /** Longest file name (one path component) Linux file systems accept, in bytes. */
 export const MAX_FILE_NAME_BYTES = 255;
 

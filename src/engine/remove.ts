@@ -1,10 +1,14 @@
-import { readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
+import { TEMP_PREFIX } from '../core/file-names.js';
+import { cleanStaleTemps } from '../net/download/index.js';
 import { DesktopClaims } from '../install/desktop-claims.js';
 import { removeIntegration } from '../install/desktop-integration.js';
+import { deleteManagedFile } from '../install/managed-delete.js';
 import { PREVIOUS_DIR } from '../install/place.js';
+import { managedStorageDirs } from './managed-dirs.js';
 import { removeSymlink } from '../install/symlink.js';
 import type { StateStore } from '../state/store.js';
 import type { AppState } from '../state/types.js';
@@ -23,7 +27,7 @@ export interface RemoveOutcome {
   purged_recipe: string | null;
 }
 
-async function removeFile(path: string, out: RemoveOutcome): Promise<void> {
+async function removeFile(path: string, out: RemoveOutcome, managed: readonly string[]): Promise<void> {
   const exists = await stat(path).then(
     () => true,
     () => false,
@@ -33,8 +37,9 @@ async function removeFile(path: string, out: RemoveOutcome): Promise<void> {
     return;
   }
   try {
-    await rm(path, { force: true });
-    out.removed.push(path);
+    if (await deleteManagedFile(path, managed)) out.removed.push(path);
+    // State pointed outside every storage_dir: not a file we manage, so it stays.
+    else out.skipped.push(path);
   } catch (err) {
     out.errors.push(`${path}: ${describeError(err)}`);
   }
@@ -76,9 +81,10 @@ export async function removeApp(
   };
   const state = store.app(name);
   if (!hasInstall(state)) out.status = 'not_installed';
-  if (state?.installed) await removeFile(state.installed.file, out);
+  const managed = managedStorageDirs(ws);
+  if (state?.installed) await removeFile(state.installed.file, out, managed);
   if (state?.previous) {
-    await removeFile(state.previous.file, out);
+    await removeFile(state.previous.file, out, managed);
     await removeEmptyPreviousDir(dirname(state.previous.file));
   }
   if (state?.symlink) {
@@ -133,26 +139,19 @@ export function forgetRecipelessRemoved(ws: Workspace, store: StateStore): void 
   for (const n of store.appNames()) if (!known.has(n) && !hasInstall(store.app(n))) store.deleteApp(n);
 }
 
-/** Leftover temp files of interrupted runs in every storage dir we know of. */
+// Temp names of earlier versions, which carried no owner: a download, a zsync result, a staged rollback.
+const LEGACY_TEMP = /^\.appimage-keeper-.+-(?:(?:zsync-)?[0-9a-f]{12}(?:\.part)?|rollback-\d+)$/;
+const LEGACY_PREVIOUS_TEMP = /\.AppImage\.\d+\.tmp$/;
+
+/**
+ * Leftover temp files of interrupted runs in every storage dir we know of. Files a live process
+ * is writing (another config dir may share a storage_dir) are left alone.
+ */
 export async function removeStrayTemps(ws: Workspace): Promise<string[]> {
-  const dirs = new Set([
-    ws.global.storage_dir,
-    ...ws.apps.flatMap((a) => (a.ok ? [a.settings.storage_dir] : [])),
-  ]);
   const removed: string[] = [];
-  for (const dir of dirs) {
-    for (const d of [dir, join(dir, PREVIOUS_DIR)]) {
-      const entries = await readdir(d).catch(() => [] as string[]);
-      for (const e of entries) {
-        if (e.startsWith('.appimage-keeper-') && e !== PREVIOUS_DIR) {
-          await rm(join(d, e), { force: true, recursive: true });
-          removed.push(join(d, e));
-        } else if (d.endsWith(PREVIOUS_DIR) && e.endsWith('.tmp')) {
-          await rm(join(d, e), { force: true });
-          removed.push(join(d, e));
-        }
-      }
-    }
+  for (const dir of managedStorageDirs(ws)) {
+    removed.push(...(await cleanStaleTemps(dir, TEMP_PREFIX, LEGACY_TEMP)));
+    removed.push(...(await cleanStaleTemps(join(dir, PREVIOUS_DIR), TEMP_PREFIX, LEGACY_PREVIOUS_TEMP)));
   }
   return removed;
 }

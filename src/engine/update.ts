@@ -1,10 +1,12 @@
 import type { AppEntry } from '../config/workspace.js';
 import { toKeeperError } from '../core/errors.js';
+import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
-import { installApp } from './install-app.js';
+import { installApp, linkAndIntegrate } from './install-app.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
 import { refreshLaunchFixes } from './integrate-step.js';
+import { managedStorageDirs } from './managed-dirs.js';
 import {
   interruptedOutcome,
   outcomeFor,
@@ -14,7 +16,9 @@ import {
 } from './outcome.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
+import { recoverInstall } from './recover-install.js';
 import { rememberReleaseAsset } from './release-guards.js';
+import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 
@@ -53,6 +57,7 @@ export async function updateApps(
     saving = saving.then(() => (opts.dryRun ? undefined : run.store.save()));
     return saving;
   };
+  if (!opts.dryRun) await recoverInterrupted(run, entries);
   const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
     const state = run.store.app(entry.name);
     const fromVersion = state?.installed?.version ?? null;
@@ -154,6 +159,7 @@ export async function updateApps(
             : s.releaseAssets,
       }));
       await save();
+      await clearIntent(run.ctx.paths.stateDir, entry.name);
       return {
         ...base,
         status: 'updated',
@@ -171,6 +177,9 @@ export async function updateApps(
         ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
       };
     } catch (err) {
+      if (err instanceof ProvenanceRateLimited) {
+        return { ...base, status: 'rate_limited', retry_at: err.retryAt.toISOString(), reason: err.message };
+      }
       // What the failed or interrupted transfer really cost is counted too.
       const spent = run.bytesByApp.get(entry.name);
       const bytes = spent ? { bytes_downloaded: spent } : {};
@@ -191,4 +200,34 @@ export async function updateApps(
   });
   await saving;
   return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Finishes installs a killed run left between the committing rename and the state save (one at a
+ * time: recovery saves state), and points their symlink and desktop entry at the new file.
+ */
+async function recoverInterrupted(run: Run, entries: readonly AppEntry[]): Promise<void> {
+  const managed = managedStorageDirs(run.ws);
+  for (const entry of entries) {
+    if (!entry.ok) continue;
+    const { settings } = entry;
+    const strategy = settings.strategy.strategy;
+    const r = await recoverInstall(run.store, run.ctx.paths.stateDir, entry.name, strategy, managed);
+    if (r !== 'committed') continue;
+    const state = run.store.app(entry.name);
+    const file = state?.installed?.file;
+    if (!file) continue;
+    const linked = await linkAndIntegrate(settings, file, state, run);
+    run.store.updateApp(entry.name, strategy, (s) => ({
+      ...s,
+      symlink: linked.symlink,
+      integration: linked.integration,
+    }));
+    await run.store.save();
+    run.ctx.emit({
+      type: 'info',
+      app: entry.name,
+      message: `finished the install of ${file} that an interrupted run left unrecorded`,
+    });
+  }
 }

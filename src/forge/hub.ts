@@ -15,7 +15,8 @@ const HubAsset = RestAsset.extend({
   updated_at: z.string().nullish(),
 });
 
-const HubRelease = restRelease(HubAsset);
+// `immutable: true` marks a release whose assets can no longer change; GitHub attests those.
+const HubRelease = restRelease(HubAsset).extend({ immutable: z.boolean().nullish() });
 
 /** A hub repository and the API base serving it. */
 export interface HubRepo {
@@ -82,6 +83,7 @@ function toForgeRelease(release: HubReleaseJson): ForgeRelease {
   return {
     tag: release.tag_name,
     releaseUrl: release.html_url,
+    immutable: release.immutable === true,
     publishedAt: release.published_at ?? undefined,
     assets: release.assets.map((a) => ({
       name: a.name,

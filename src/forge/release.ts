@@ -22,6 +22,8 @@ export interface ForgeAsset {
 export interface ForgeRelease {
   tag: string;
   releaseUrl?: string | undefined;
+  /** The hub says its assets can no longer change (and it publishes a release attestation). */
+  immutable?: boolean | undefined;
   /** ISO time the release was published, when the forge says. */
   publishedAt?: string | undefined;
   /** The proxy base the metadata came through, when the hub was rate-limited. */
@@ -50,6 +52,7 @@ export function releaseToResolution(
     checksumUrl: checksumAsset(release.assets, asset.name)?.url,
     zsyncUrl: findByName(release.assets, `${asset.name}.zsync`)?.url,
     releaseUrl: release.releaseUrl,
+    immutable: release.immutable,
     publishedAt: release.publishedAt,
     viaProxy: release.viaProxy,
   };

@@ -1,4 +1,4 @@
-import { MAX_VERSION_IN_FILE_NAME } from '../core/file-names.js';
+import { MAX_VERSION_IN_FILE_NAME, TEMP_PREFIX, TEMP_SEPARATOR } from '../core/file-names.js';
 
 /** Makes a version string safe inside a file name: no separators, no leading dot, bounded length. */
 export function safeVersion(version: string): string {
@@ -15,7 +15,16 @@ export function renderFileName(format: string, name: string, version: string): s
   return format.replaceAll('{name}', name).replaceAll('{version}', safeVersion(version));
 }
 
-/** Prefix of temp files for an app, so leftovers of an interrupted run can be found and removed. */
+/** Prefix of an app's temp files (`.appimage-keeper~<app>~`), unambiguous since `~` is not allowed in names. */
 export function tempPrefix(name: string): string {
-  return `.appimage-keeper-${name}-`;
+  return `${TEMP_PREFIX}${name}${TEMP_SEPARATOR}`;
+}
+
+/**
+ * Temp names of earlier versions (`.appimage-keeper-<app>-<12 hex>.part`, `…-zsync-<12 hex>`,
+ * `…-rollback-<pid>`), matched exactly so that `big`'s pattern never matches `big-x`'s files.
+ */
+export function legacyTempPattern(name: string): RegExp {
+  const escaped = name.replace(/[.+]/g, (c) => `\\${c}`);
+  return new RegExp(`^\\.appimage-keeper-${escaped}-(?:(?:zsync-)?[0-9a-f]{12}(?:\\.part)?|rollback-\\d+)$`);
 }

@@ -1,6 +1,11 @@
-import { chmod, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, constants, link, lstat, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sha256File } from '../appimage/verify.js';
+import { KeeperError } from '../core/errors.js';
+import { ownedTempPath } from '../net/download/index.js';
 import { fsyncDir } from '../state/atomic-write.js';
+import { deleteManagedFile, isInside } from './managed-delete.js';
+import { tempPrefix } from './naming.js';
 
 /** Folder inside storage_dir for the version kept for rollback; hidden so it never looks current. */
 export const PREVIOUS_DIR = '.appimage-keeper-previous';
@@ -11,38 +16,133 @@ export function previousPath(storageDir: string, name: string): string {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
+  return lstat(path).then(
     () => true,
     () => false,
   );
 }
 
+/** What is about to be committed; recorded (see state/intent.ts) before the rename that commits. */
+export interface CommitPlan {
+  target: string;
+  /** The kept previous version's final path, when one is kept. */
+  previous: string | undefined;
+  /** Where the previous version waits until the commit (renamed to `previous` right after it). */
+  staged: string | undefined;
+}
+
+/** The installed file an update replaces, as state recorded it. */
+export interface ReplacedFile {
+  file: string;
+  sha256: string;
+}
+
+/** Where a placed install ended up. */
+export interface Placed {
+  file: string;
+  previous: string | undefined;
+  /** A file at the target that we did not install, kept under this name (never deleted). */
+  foreignKept: string | undefined;
+}
+
 /**
- * Puts a verified temp file in place: mode 0755, rename over the target (atomic, so a running
- * copy of the old version keeps its inode), and only then removes the old file when its name
- * differs. With `keepPrevious`, the old file is first hard-linked (or copied) to the previous slot.
+ * Puts a verified temp file in place: mode 0755, rename over the target (atomic, so a running copy
+ * of the old version keeps its inode), and only then removes the old file when its name differs.
+ * A file at the target that is not the one we installed is first given a second name
+ * (`<target>.foreign-<time>`), so it is never lost. With `keepPrevious`, the old file is linked
+ * (or copied) to a temp name in the previous-version folder and moved into the slot just after the
+ * commit, so a kill at any point leaves the slot holding a version state knows about.
+ * `beforeCommit` runs after everything is staged and before the committing rename.
  */
 export async function placeAppImage(opts: {
   tempPath: string;
   storageDir: string;
   fileName: string;
   name: string;
-  oldFile: string | undefined;
+  old: ReplacedFile | undefined;
   keepPrevious: boolean;
-}): Promise<{ file: string; previous: string | undefined }> {
+  managedDirs: readonly string[];
+  now: Date;
+  beforeCommit?: (plan: CommitPlan) => Promise<void>;
+}): Promise<Placed> {
   const target = join(opts.storageDir, opts.fileName);
   await chmod(opts.tempPath, 0o755);
+  const foreignKept = await keepForeignFile(target, opts.old, opts.now);
+  const old = opts.old;
+  // When the old record's own file was replaced behind our back, what sits there is not that version.
+  const oldIsOurs = old !== undefined && !(foreignKept && old.file === target);
   let previous: string | undefined;
-  if (opts.keepPrevious && opts.oldFile && (await exists(opts.oldFile))) {
+  let staged: string | undefined;
+  if (
+    opts.keepPrevious &&
+    old &&
+    oldIsOurs &&
+    opts.managedDirs.some((d) => isInside(old.file, d)) &&
+    (await exists(old.file))
+  ) {
     previous = previousPath(opts.storageDir, opts.name);
-    await mkdir(join(opts.storageDir, PREVIOUS_DIR), { recursive: true });
-    const tmp = `${previous}.${process.pid}.tmp`;
-    await rm(tmp, { force: true });
-    await link(opts.oldFile, tmp).catch(() => copyFile(opts.oldFile as string, tmp));
-    await rename(tmp, previous);
+    const dir = join(opts.storageDir, PREVIOUS_DIR);
+    await mkdir(dir, { recursive: true });
+    staged = await ownedTempPath(dir, tempPrefix(opts.name), 'previous');
+    await link(old.file, staged).catch(() => copyFile(old.file, staged as string, constants.COPYFILE_EXCL));
   }
+  await opts.beforeCommit?.({ target, previous, staged });
   await rename(opts.tempPath, target);
   await fsyncDir(opts.storageDir);
-  if (opts.oldFile && opts.oldFile !== target) await rm(opts.oldFile, { force: true });
-  return { file: target, previous };
+  if (staged && previous) {
+    await rename(staged, previous);
+    await fsyncDir(join(opts.storageDir, PREVIOUS_DIR));
+  }
+  if (old && oldIsOurs && old.file !== target) await deleteManagedFile(old.file, opts.managedDirs);
+  return { file: target, previous, foreignKept };
+}
+
+/**
+ * A file at `target` that is not the installed file recorded in state (another name, or its
+ * SHA-256 differs) was put there by someone else: give it a second, unused name next to it before
+ * the target is replaced. Returns that name, or undefined when the target is free or ours.
+ */
+async function keepForeignFile(
+  target: string,
+  old: ReplacedFile | undefined,
+  now: Date,
+): Promise<string | undefined> {
+  const st = await lstat(target).catch(() => undefined);
+  if (!st) return undefined;
+  if (st.isDirectory()) {
+    throw new KeeperError(
+      'TARGET_IS_DIRECTORY',
+      `${target} is a directory; the AppImage cannot be placed there`,
+      {
+        hint: 'move the directory away or change naming_format',
+      },
+    );
+  }
+  if (old && old.file === target && st.isFile() && (await sha256File(target)) === old.sha256)
+    return undefined;
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  for (let n = 0; n < 100; n++) {
+    const aside = `${target}.foreign-${stamp}${n === 0 ? '' : `-${n}`}`;
+    try {
+      await link(target, aside);
+      await fsyncDir(join(target, '..'));
+      return aside;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      // A file system without hard links: an exclusive copy keeps it just as well.
+      await copyFile(target, aside, constants.COPYFILE_EXCL);
+      return aside;
+    }
+  }
+  throw new KeeperError(
+    'TARGET_NOT_OURS',
+    `${target} is not a file appimage-keeper installed, and no free name to keep it was found`,
+    {
+      hint: 'move it out of storage_dir; nothing was changed',
+    },
+  );
 }

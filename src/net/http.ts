@@ -41,6 +41,8 @@ export interface HttpResponse {
   /** Number of HTTP exchanges spent, retries and redirects included. */
   requests: number;
   text: string;
+  /** The body's bytes, for binary answers (`text` is their UTF-8 reading). */
+  body: Buffer;
   /**
    * Parses the body as JSON; throws HTTP_BAD_JSON naming the URL when it is not, and
    * HTTP_JSON_TOO_DEEP / HTTP_JSON_TOO_LARGE (before parsing) for hostile shapes.
@@ -71,8 +73,8 @@ export async function request(url: string, options: HttpRequestOptions = {}): Pr
     });
     const location = res.headers.location;
     if (!REDIRECT_STATUSES.has(res.statusCode) || !location || maxRedirects === 0) {
-      const text = await readBody(res, current, options, signal, timeoutMs);
-      return buildResponse(res.statusCode, res.headers, current, requests, text);
+      const body = await readBody(res, current, options, signal, timeoutMs);
+      return buildResponse(res.statusCode, res.headers, current, requests, body);
     }
     await discardBody(res.body, DISCARD_LIMIT);
     if (redirects >= maxRedirects) {
@@ -131,10 +133,10 @@ async function readBody(
   options: HttpRequestOptions,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<string> {
+): Promise<Buffer> {
   if (options.discardBody) {
     await discardBody(res.body, DISCARD_LIMIT);
-    return '';
+    return Buffer.alloc(0);
   }
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const chunks: Buffer[] = [];
@@ -155,7 +157,7 @@ async function readBody(
       cause: err,
     });
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function buildResponse(
@@ -163,8 +165,9 @@ function buildResponse(
   raw: RawResponse['headers'],
   url: string,
   requests: number,
-  text: string,
+  body: Buffer,
 ): HttpResponse {
+  const text = body.toString('utf8');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
@@ -176,6 +179,7 @@ function buildResponse(
     url,
     requests,
     text,
+    body,
     json(): unknown {
       return parseBoundedJson(text, url, status);
     },

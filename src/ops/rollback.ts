@@ -4,7 +4,9 @@ import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { integrateStep, type IntegrateTarget } from '../engine/integrate-step.js';
+import { deleteManagedFile } from '../install/managed-delete.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
+import { ownedTempPath } from '../net/download/index.js';
 import { previousPath } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import { fsyncDir } from '../state/atomic-write.js';
@@ -100,18 +102,20 @@ export async function rollbackApp(
     warnings.push(`the installed file ${current.file} was missing; there is no version to roll forward to`);
 
   await mkdir(dirname(keepAt), { recursive: true });
-  const stagedCurrent = `${keepAt}.${process.pid}.tmp`;
-  const stagedRestore = join(storageDir, `${tempPrefix(name)}rollback-${process.pid}`);
+  const stagedCurrent = await ownedTempPath(dirname(keepAt), tempPrefix(name), 'rollback');
+  const stagedRestore = await ownedTempPath(storageDir, tempPrefix(name), 'restore');
+  // Only files inside this app's storage_dir are ever deleted, whatever state says.
+  const managed = [storageDir];
   try {
     if (currentPresent) await stage(current.file, stagedCurrent);
     await stage(prev.file, stagedRestore);
     await rename(stagedRestore, target);
     await fsyncDir(storageDir);
     if (currentPresent) await rename(stagedCurrent, keepAt);
-    else await rm(prev.file, { force: true });
-    if (prev.file !== keepAt && prev.file !== target) await rm(prev.file, { force: true });
+    else await deleteManagedFile(prev.file, managed);
+    if (prev.file !== keepAt && prev.file !== target) await deleteManagedFile(prev.file, managed);
     if (currentPresent && current.file !== target && current.file !== keepAt)
-      await rm(current.file, { force: true });
+      await deleteManagedFile(current.file, managed);
   } finally {
     await rm(stagedRestore, { force: true });
     await rm(stagedCurrent, { force: true });

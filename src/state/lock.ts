@@ -1,8 +1,11 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { LockedError } from '../core/errors.js';
+import { bootId, isProcessAlive } from '../core/process-owner.js';
+
+export { bootId };
 
 /** Who holds the lock. */
 export interface LockOwner {
@@ -20,28 +23,9 @@ export interface HeldLock {
   releaseSync(): void;
 }
 
-let cachedBootId: string | undefined;
-
 // Lock files this process holds right now. A lock file naming our own pid that is not in here was
 // left by an earlier process that had the same pid (pid reuse, common in containers): stale.
 const heldHere = new Set<string>();
-
-/** The kernel's boot id, so a lock left by a previous boot is recognised as stale. */
-export async function bootId(): Promise<string> {
-  if (cachedBootId === undefined) {
-    cachedBootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => 'unknown')).trim();
-  }
-  return cachedBootId;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
   try {
@@ -72,7 +56,9 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await link(tmp, file);
-        return makeHeld(file, owner);
+        const held = makeHeld(file, owner);
+        await cleanStaleTemps(file, tmp);
+        return held;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
@@ -80,7 +66,7 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
       const live =
         holder !== undefined &&
         holder.bootId === owner.bootId &&
-        (holder.pid === process.pid ? heldHere.has(file) : isAlive(holder.pid));
+        (holder.pid === process.pid ? heldHere.has(file) : isProcessAlive(holder.pid));
       if (holder && live) {
         throw new LockedError(
           `another appimage-keeper run (pid ${holder.pid}, "${holder.command}", since ${holder.startedAt}) holds the lock ${file}`,
@@ -153,4 +139,26 @@ function makeHeld(file: string, owner: LockOwner): HeldLock {
       }
     },
   };
+}
+
+/**
+ * Removes temp files a killed run left in the lock's folder: `lock.<pid>.<hex>` and
+ * `lock.stale.<pid>.<hex>` from taking the lock, `.<file>.<pid>.<hex>.tmp` from atomic writes
+ * (state, cache, pending installs). Only files whose pid is gone; runs under the lock just taken.
+ */
+async function cleanStaleTemps(lockFile: string, ownTmp: string): Promise<void> {
+  const dir = dirname(lockFile);
+  const base = basename(lockFile).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const lockTemp = new RegExp(`^${base}\\.(?:stale\\.)?(\\d{1,10})\\.[0-9a-f]{8}$`);
+  const writeTemp = /^\..+\.(\d{1,10})\.[0-9a-f]{8}\.tmp$/;
+  for (const sub of [dir, join(dir, 'pending')]) {
+    const names = await readdir(sub).catch(() => [] as string[]);
+    for (const name of names) {
+      const m = (sub === dir ? lockTemp.exec(name) : undefined) ?? writeTemp.exec(name);
+      if (!m || join(sub, name) === ownTmp) continue;
+      const pid = Number(m[1]);
+      if (pid === process.pid || isProcessAlive(pid)) continue;
+      await rm(join(sub, name), { force: true });
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EventSink } from '../core/events.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { readJsonFile } from './json-file.js';
+import { sanitizeState } from './sanitize.js';
 import type { AppState, CacheData, CachedResponse, RateLimitWindow, RunRecord, StateData } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -55,6 +56,15 @@ export class StateStore {
           ? `state file ${stateFile} was unreadable (${state.reason}); moved it to ${state.movedTo} and started fresh: installed apps will be re-checked`
           : `state file ${stateFile} is unreadable (${state.reason}); the next update will move it aside`,
       });
+    }
+    if (state.kind === 'ok') {
+      for (const problem of sanitizeState(state.data, now)) {
+        emit({
+          type: 'warning',
+          code: 'STATE_ENTRY_INVALID',
+          message: `state file ${stateFile}: ${problem}`,
+        });
+      }
     }
     const cache = await readJsonFile(cacheFile, isCacheData, now, options.readOnly);
     if (cache.kind === 'corrupt') {

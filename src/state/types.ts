@@ -1,3 +1,23 @@
+/** A verified attestation of an installed asset (absent when provenance is off or nothing verified). */
+export interface ProvenanceRecord {
+  /** `sha256:<hex>` of the asset the attestations name. */
+  digest: string;
+  /** Build provenance, when it verified. */
+  build?:
+    | {
+        predicateType: string;
+        /** Certificate SAN: the workflow that signed, `https://github.com/o/r/.github/workflows/f.yml@ref`. */
+        signerWorkflow: string;
+        sourceRepository: string;
+        sourceCommit?: string | undefined;
+        sourceRef?: string | undefined;
+      }
+    | undefined;
+  /** Release attestation, when it verified. */
+  release?: { predicateType: string; signer: string; tag: string } | undefined;
+  verifiedAt: string;
+}
+
 /** What we installed for one app; `remove` and `rollback` undo exactly this. */
 export interface InstalledRecord {
   version: string;
@@ -9,6 +29,8 @@ export interface InstalledRecord {
   size: number;
   sha256: string;
   installedAt: string;
+  /** Attestations verified before this file was downloaded. */
+  provenance?: ProvenanceRecord | undefined;
   /** forge: when the installed release was published, so a proxy cannot offer an older one. */
   publishedAt?: string | undefined;
 }
@@ -116,6 +138,15 @@ export interface StateData {
   forgeKinds: Record<string, 'gitea' | 'forgejo'>;
   rateLimits: Record<string, RateLimitWindow>;
   lastRun?: RunRecord | undefined;
+  /** App entries that failed validation on load, kept verbatim for the user and otherwise ignored. */
+  setAside?: Record<string, SetAsideEntry> | undefined;
+}
+
+/** An invalid app entry moved out of `apps`, with why. */
+export interface SetAsideEntry {
+  entry: unknown;
+  reason: string;
+  at: string;
 }
 
 /** A conditional-request cache entry for release metadata. */

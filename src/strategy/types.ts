@@ -31,6 +31,8 @@ export interface Resolution {
   validator?: string | undefined;
   /** Human release page, when the forge gives one. */
   releaseUrl?: string | undefined;
+  /** forge (hub): the release is immutable, so a release attestation exists for its assets. */
+  immutable?: boolean | undefined;
   /** forge: ISO time the release was published, when known. */
   publishedAt?: string | undefined;
   /** forge: the proxy base the release metadata came through (its digest is then not proof). */

@@ -41,6 +41,13 @@ const SAMPLES: Record<string, Sample> = {
   app_timeout: { config: 600, recipe: 90 },
   notify: { config: true, recipe: false },
   keep_previous: { config: false, recipe: true },
+  max_asset_size: { config: 1073741824, recipe: 8589934592 },
+  provenance: { config: 'require', recipe: 'warn' },
+  provenance_signer: {
+    config: 'org/app/.github/workflows/release.yml',
+    recipe: 'org/shared/.github/workflows/build.yaml',
+  },
+  release_attestation: { config: 'off', recipe: 'require' },
   signature: { config: 'off', recipe: 'require' },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },

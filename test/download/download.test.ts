@@ -1,10 +1,22 @@
 import assert from 'node:assert/strict';
-import { stat, writeFile, mkdir } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
 import { cleanStaleTemps, download, type DownloadResult } from '../../src/net/download/index.js';
-import { fileSha256, listDir, PREFIX, rangesFor, request, setUp, type Bench } from './helpers.js';
+import { bootTag } from '../../src/core/process-owner.js';
+import { deadPid } from '../helpers/dead-pid.js';
+import { legacyTempPattern, tempPrefix } from '../../src/install/naming.js';
+import {
+  fileSha256,
+  listDir,
+  PREFIX,
+  rangesFor,
+  removeTestTemps,
+  request,
+  setUp,
+  type Bench,
+} from './helpers.js';
 
 const SIZE = 3 * 1024 * 1024 + 777; // not a multiple of anything, so segment edges are exercised
 const SEED = 11;
@@ -36,7 +48,7 @@ void describe('download: happy paths', () => {
       assert.equal(progress.at(-1), SIZE);
       assert.deepEqual(rangesFor(b.sim, '/rel/app.AppImage'), []);
     } finally {
-      await cleanStaleTemps(b.dir, PREFIX);
+      await removeTestTemps(b.dir);
     }
   });
 
@@ -61,7 +73,7 @@ void describe('download: happy paths', () => {
       const starts = new Set(ranged.map((q) => Number(/bytes=(\d+)-/.exec(String(q.headers.range))?.[1])));
       assert.ok(starts.size >= 3, 'distinct segments');
     } finally {
-      await cleanStaleTemps(b.dir, PREFIX);
+      await removeTestTemps(b.dir);
     }
   });
 
@@ -88,7 +100,7 @@ void describe('download: happy paths', () => {
       assert.ok((seenAt40 ?? 0) >= 3, `ranged requests seen at 40%: ${seenAt40}`);
     } finally {
       b.sim.clearFaults();
-      await cleanStaleTemps(b.dir, PREFIX);
+      await removeTestTemps(b.dir);
     }
   });
 
@@ -97,7 +109,7 @@ void describe('download: happy paths', () => {
     const r = await download(request(b.dir, small, { segmented: true, minSegmentBytes: 256 * 1024 }));
     assert.equal(r.segmented, false);
     assert.equal(r.sha256, generatedSha256(300_000, 3));
-    await cleanStaleTemps(b.dir, PREFIX);
+    await removeTestTemps(b.dir);
   });
 
   void test('an empty file downloads', async () => {
@@ -105,7 +117,7 @@ void describe('download: happy paths', () => {
     const r = await download(request(b.dir, empty, { segmented: true }));
     assert.equal(r.size, 0);
     assert.equal(r.sha256, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    await cleanStaleTemps(b.dir, PREFIX);
+    await removeTestTemps(b.dir);
   });
 
   void test('redirect to the second origin is followed and no Authorization is ever sent', async () => {
@@ -132,7 +144,7 @@ void describe('download: happy paths', () => {
         'other headers are kept',
       );
     } finally {
-      await cleanStaleTemps(b.dir, PREFIX);
+      await removeTestTemps(b.dir);
     }
   });
 
@@ -190,23 +202,62 @@ void describe('download: happy paths', () => {
 });
 
 void describe('cleanStaleTemps', () => {
-  void test('removes only entries with the prefix, and tolerates a missing directory', async () => {
+  void test("removes only temps whose owner is gone, never another live process's, never another app's", async () => {
     const b = await setUp();
     try {
-      await writeFile(join(b.dir, `${PREFIX}abc.part`), 'x');
-      await writeFile(join(b.dir, `${PREFIX}def.part`), 'y');
-      await mkdir(join(b.dir, `${PREFIX}dir`));
-      await writeFile(join(b.dir, 'keep.AppImage'), 'z');
-      await writeFile(join(b.dir, '.appimage-keeper-other-1.part'), 'w');
-      const removed = await cleanStaleTemps(b.dir, PREFIX);
-      assert.deepEqual(removed.map((p) => p.slice(b.dir.length + 1)).sort(), [
-        `${PREFIX}abc.part`,
-        `${PREFIX}def.part`,
-        `${PREFIX}dir`,
-      ]);
-      assert.deepEqual(await listDir(b.dir), ['.appimage-keeper-other-1.part', 'keep.AppImage']);
-      assert.deepEqual(await cleanStaleTemps(join(b.dir, 'missing'), PREFIX), []);
+      const boot = await bootTag();
+      const dead = deadPid();
+      const big = tempPrefix('big');
+      const bigX = tempPrefix('big-x');
+      const stale = `${big}${dead}.${boot}.aaaaaaaaaaaa.part`;
+      const otherBoot = `${big}${process.ppid}.${boot === 'ffffffff' ? '00000000' : 'ffffffff'}.bbbbbbbbbbbb.zsync`;
+      // Another config dir sharing this storage_dir: a live process (our parent) is writing it.
+      const live = `${big}${process.ppid}.${boot}.cccccccccccc.part`;
+      // Our own pid but a file this process never made: left by an earlier process with our pid.
+      const reused = `${big}${process.pid}.${boot}.dddddddddddd.part`;
+      const bigXStale = `${bigX}${dead}.${boot}.eeeeeeeeeeee.part`;
+      const noOwner = `${big}unparsable.part`;
+      for (const n of [stale, otherBoot, live, reused, bigXStale, noOwner, 'keep.AppImage']) {
+        await writeFile(join(b.dir, n), 'x');
+      }
+      const removed = await cleanStaleTemps(b.dir, big);
+      assert.deepEqual(
+        removed.map((p) => p.slice(b.dir.length + 1)).sort(),
+        [otherBoot, reused, stale].sort(),
+      );
+      assert.deepEqual(await listDir(b.dir), [bigXStale, live, noOwner, 'keep.AppImage'].sort());
+      // `big-x`'s prefix cannot be matched by `big`'s (the `~` cannot occur in a name) and vice versa.
+      assert.ok(!bigXStale.startsWith(big));
+      assert.deepEqual(await cleanStaleTemps(join(b.dir, 'missing'), big), []);
       await assert.rejects(cleanStaleTemps(b.dir, ''));
+    } finally {
+      await b.close();
+    }
+  });
+
+  void test('a download in flight in this process is never removed; its temp name carries the owner', async () => {
+    const b = await setUp();
+    try {
+      const prefix = tempPrefix('app');
+      const url = b.sim.putAsset('/dl/owned.bin', { size: 300_000, seed: 3 });
+      const result = await download(request(b.dir, url, { tempPrefix: prefix }));
+      assert.match(result.path, new RegExp(`${process.pid}\\.${await bootTag()}\\.[0-9a-f]{12}\\.part$`));
+      assert.deepEqual(await cleanStaleTemps(b.dir, prefix), []);
+      await stat(result.path);
+    } finally {
+      await b.close();
+    }
+  });
+
+  void test('legacy names of earlier versions are matched exactly per app', async () => {
+    const b = await setUp();
+    try {
+      const legacy = ['.appimage-keeper-big-0123456789ab.part', '.appimage-keeper-big-zsync-0123456789ab'];
+      const other = ['.appimage-keeper-big-x-0123456789ab.part', '.appimage-keeper-big-x-zsync-0123456789ab'];
+      for (const n of [...legacy, ...other]) await writeFile(join(b.dir, n), 'x');
+      const removed = await cleanStaleTemps(b.dir, tempPrefix('big'), legacyTempPattern('big'));
+      assert.deepEqual(removed.map((p) => p.slice(b.dir.length + 1)).sort(), legacy.sort());
+      assert.deepEqual(await listDir(b.dir), other.sort());
     } finally {
       await b.close();
     }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
-import { cleanStaleTemps, download } from '../../src/net/download/index.js';
+import { download } from '../../src/net/download/index.js';
 import { initialSegments } from '../../src/net/download/segment-plan.js';
-import { fileSha256, listDir, PREFIX, rangesFor, request, setUp, type Bench } from './helpers.js';
+import { fileSha256, listDir, rangesFor, removeTestTemps, request, setUp, type Bench } from './helpers.js';
 
 const SIZE = 2 * 1024 * 1024 + 4099;
 const SEED = 23;
@@ -26,7 +26,7 @@ void describe('download: faults, retries and resume', () => {
   };
   const done = async (): Promise<void> => {
     b.sim.clearFaults();
-    await cleanStaleTemps(b.dir, PREFIX);
+    await removeTestTemps(b.dir);
   };
 
   void test('plain: connection dropped mid-body, then resumed from the bytes on disk', async () => {

@@ -51,6 +51,13 @@ export async function fileSha256(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Deletes every temp file of PREFIX in `dir` (between tests: this process's own finished downloads). */
+export async function removeTestTemps(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(PREFIX)) await rm(join(dir, name), { force: true, recursive: true });
+  }
+}
+
 /** Names in `dir` (to check that no temp file is left). */
 export async function listDir(dir: string): Promise<string[]> {
   return (await readdir(dir)).sort();

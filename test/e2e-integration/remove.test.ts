@@ -4,7 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { bootTag } from '../../src/core/process-owner.js';
 import { bootId } from '../../src/state/lock.js';
+import { deadPid } from '../helpers/dead-pid.js';
 import { exists, listDir, seedUserFiles, type World, useIntegrationSuite } from './harness.js';
 import { fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease } from '../helpers/hub-release.js';
@@ -131,8 +133,15 @@ void describe('remove', () => {
     publishHubRelease(suite.sim, 'orphan', '1.0', await fixtureAppImage('orphan', '1.0'));
     assert.equal((await w.update()).code, 0);
     await rm(join(w.home.appsDir, 'orphan'), { recursive: true });
-    const temp = join(w.storageDir, '.appimage-keeper-keep-1234.part');
+    const boot = await bootTag();
+    // Left by a killed run (its pid is gone), by an earlier version, and one a live process is
+    // writing (another config dir sharing this storage_dir): only the first two are stray.
+    const temp = join(w.storageDir, `.appimage-keeper~keep~${deadPid()}.${boot}.0123456789ab.part`);
+    const legacy = join(w.storageDir, '.appimage-keeper-keep-0123456789ab.part');
+    const live = `.appimage-keeper~keep~${process.ppid}.${boot}.0123456789ab.part`;
     await writeFile(temp, 'half a download');
+    await writeFile(legacy, 'half a download');
+    await writeFile(join(w.storageDir, live), 'a download in progress');
     const userFile = join(w.storageDir, 'Other.AppImage');
     await writeFile(userFile, 'an AppImage the user put here');
 
@@ -143,8 +152,9 @@ void describe('remove', () => {
       ['orphan'],
     );
     assert.ok(appOf(r, 'orphan').removed.includes(join(w.storageDir, 'orphan.AppImage')));
-    assert.deepEqual(r.json?.temp_files_removed, [temp]);
-    assert.deepEqual(await listDir(w.storageDir), ['Other.AppImage', 'keep.AppImage']);
+    assert.deepEqual([...(r.json?.temp_files_removed ?? [])].sort(), [temp, legacy].sort());
+    assert.deepEqual(await listDir(w.storageDir), [live, 'Other.AppImage', 'keep.AppImage'].sort());
+    await rm(join(w.storageDir, live));
     assert.deepEqual(await listDir(w.applicationsDir), ['keep.desktop']);
     assert.deepEqual(Object.keys((await w.state()).apps), ['keep']);
 

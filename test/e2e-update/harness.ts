@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Sim } from '../../sim/index.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease, type HubReleaseOptions, type PublishedAsset } from '../helpers/hub-release.js';
-import { CLI_PATH, type CliRun } from '../helpers/run-cli.js';
+import type { CliRun } from '../helpers/run-cli.js';
 import { makeSimWorld } from '../helpers/sim-world.js';
 import { useSimSuite, type SimSuite } from '../helpers/sim-suite.js';
 import type { TmpHome } from '../helpers/tmp-home.js';
@@ -98,23 +97,4 @@ export async function waitFor<T>(
   }
 }
 
-/** A CLI process started in the background, for tests that kill it or race it. */
-export interface BackgroundCli {
-  child: ChildProcess;
-  /** Resolves when it exits, with what it printed. */
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
-
-/** Starts the built CLI without waiting for it (runCli waits; these tests need the pid). */
-export function startCli(args: string[], env: NodeJS.ProcessEnv): BackgroundCli {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
-  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-  const done = new Promise<Awaited<BackgroundCli['done']>>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-  return { child, done };
-}
+export { startCli, type BackgroundCli } from '../helpers/run-cli.js';

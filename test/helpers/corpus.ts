@@ -21,3 +21,9 @@ export function skipWithoutCorpus(): string | false {
     ? false
     : `../shared/corpus is absent (${CORPUS_DIR}); real-world files not tested`;
 }
+
+/** A corpus folder and the `skip` option for the tests that read it (the folder may be absent alone). */
+export function corpusFolder(name: string): { dir: string; skip: string | false } {
+  const dir = join(CORPUS_DIR, name);
+  return { dir, skip: corpusFile(name) ? false : skipWithoutCorpus() || `corpus folder ${dir} is absent` };
+}

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,8 @@ export interface RunCliOptions {
   cwd?: string;
   /** Kill the process after this long (default 60 s) and reject. */
   timeoutMs?: number;
+  /** Another build of the CLI (default CLI_PATH), e.g. the test-hooks build. */
+  cliPath?: string;
   /** An executable to run instead of `node dist/appimage-keeper.mjs` (the standalone build, an installed bin). */
   program?: string;
 }
@@ -34,7 +36,9 @@ export interface RunCliOptions {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
 export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
   return new Promise((resolve, reject) => {
-    const [cmd, argv] = opts.program ? [opts.program, args] : [process.execPath, [CLI_PATH, ...args]];
+    const [cmd, argv] = opts.program
+      ? [opts.program, args]
+      : [process.execPath, [opts.cliPath ?? CLI_PATH, ...args]];
     const child = spawn(cmd, argv, {
       env: opts.env,
       cwd: opts.cwd ?? REPO_ROOT,
@@ -73,4 +77,25 @@ export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<Cl
       resolve(run);
     });
   });
+}
+
+/** A CLI process started in the background, for tests that kill it or race it. */
+export interface BackgroundCli {
+  child: ChildProcess;
+  /** Resolves when it exits, with what it printed. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+/** Starts the built CLI without waiting for it (runCli waits; these tests need the pid). */
+export function startCli(args: string[], env: NodeJS.ProcessEnv): BackgroundCli {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
+  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  const done = new Promise<Awaited<BackgroundCli['done']>>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
 }

@@ -38,6 +38,8 @@ export interface SimWorldOptions {
   configLines?: string[];
   /** Create storage_dir up front (default true); false leaves that to the CLI. */
   createStorageDir?: boolean;
+  /** Run this build of the CLI instead of dist/ (and add these variables to its environment). */
+  cli?: { path: string; env?: NodeJS.ProcessEnv } | undefined;
 }
 
 /**
@@ -61,7 +63,8 @@ export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promis
     ].join('\n'),
   );
   // Nothing may reach a public host: the built-in proxy list is empty.
-  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
+  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '', ...opts.cli?.env };
+  const cliPath = opts.cli ? { cliPath: opts.cli.path } : {};
   return {
     home,
     env,
@@ -81,7 +84,7 @@ export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promis
         ].join('\n'),
         recipe.layout,
       ),
-    run: (args, timeoutMs) => runCli(args, { env, ...(timeoutMs ? { timeoutMs } : {}) }),
+    run: (args, timeoutMs) => runCli(args, { env, ...cliPath, ...(timeoutMs ? { timeoutMs } : {}) }),
     readState: async <T>(missing: 'empty' | 'throw') => {
       const file = join(home.stateDir, 'state.json');
       const text =

@@ -209,4 +209,43 @@ void describe('state store', () => {
       '{"schema":1',
     );
   });
+  void test('invalid entries are set aside or dropped with a warning; valid ones load as they were', async () => {
+    const dir = await freshDir();
+    const good = {
+      strategy: 'forge',
+      installed: {
+        version: '1',
+        identity: 'i',
+        file: '/s/good.AppImage',
+        url: 'u',
+        size: 1,
+        sha256: 'a'.repeat(64),
+        installedAt: 'x',
+      },
+      futureKey: 'kept',
+    };
+    const bad = { strategy: 'forge', installed: { ...good.installed, file: 42 } };
+    const relative = { strategy: 'forge', installed: { ...good.installed, file: 'relative.AppImage' } };
+    await writeFile(
+      join(dir, 'state.json'),
+      JSON.stringify({
+        schema: 1,
+        apps: { good, bad, relative },
+        forgeKinds: { 'https://g': 'gitea', 'https://x': 'nonsense' },
+        rateLimits: { 'host:a': { until: 5 } },
+      }),
+    );
+    const { events, emit } = collector();
+    const store = await StateStore.load(dir, NOW, emit);
+    assert.deepEqual(store.appNames(), ['good']);
+    assert.deepEqual(store.app('good'), good);
+    const snap = store.snapshot();
+    assert.deepEqual(Object.keys(snap.setAside ?? {}).sort(), ['bad', 'relative']);
+    assert.deepEqual(snap.setAside?.bad?.entry, bad);
+    assert.deepEqual(snap.forgeKinds, { 'https://g': 'gitea' });
+    assert.deepEqual(snap.rateLimits, {});
+    const codes = events.map((e) => (e.type === 'warning' ? e.code : e.type));
+    assert.deepEqual(codes, Array(4).fill('STATE_ENTRY_INVALID'));
+    assert.ok(events.some((e) => e.type === 'warning' && /"bad": installed\.file/.test(e.message)));
+  });
 });

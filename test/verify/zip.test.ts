@@ -181,6 +181,21 @@ void describe('ZIP assets', () => {
     assert.deepEqual(await outNames(), []);
   });
 
+  void test('a small ZIP expanding past max_asset_size is refused before a byte is written', async () => {
+    // 8 MiB of zeros deflate to a few KiB: the shape of a ZIP that expands a thousandfold.
+    const archive = await zipWithCli({
+      'huge.AppImage': Buffer.concat([x64, Buffer.alloc(8 * 1024 * 1024)]),
+    });
+    assert.ok((await readFile(archive)).length < 100_000);
+    await assert.rejects(extractAppImageFromZip(archive, out, PREFIX, undefined, 4 * 1024 * 1024), {
+      code: 'ZIP_ENTRY_TOO_LARGE',
+    });
+    assert.deepEqual(await outNames(), []);
+    const r = await extractAppImageFromZip(archive, out, PREFIX, undefined, 16 * 1024 * 1024);
+    assert.equal(r.entryName, 'huge.AppImage');
+    await cleanOut();
+  });
+
   void test('a file that is not a ZIP: ZIP_INVALID', async () => {
     const notZip = join(root, 'junk.zip');
     await writeFile(notZip, 'PK but not really');

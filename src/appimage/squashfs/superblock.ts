@@ -52,6 +52,13 @@ export function splitRef(ref: bigint): MetaRef {
   return { block: Number(block), offset: Number(ref & 0xffffn) };
 }
 
+/** `bytes_used` of a superblock whose magic was checked: the image's length from its first byte. */
+export function squashfsBytesUsed(buf: Buffer): number {
+  // Beyond 2^53 no file could hold it; saturate so the caller's comparison still fails.
+  const v = buf.readBigUInt64LE(40);
+  return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
+}
+
 /** Parses and validates the 96-byte superblock against the bytes actually available. */
 export function parseSuperblock(buf: Buffer, available: number): Superblock {
   if (buf.length < SUPERBLOCK_SIZE) throw corrupt(`superblock truncated (${buf.length} bytes)`);

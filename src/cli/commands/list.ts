@@ -7,6 +7,7 @@ import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes, table } from '../table.js';
 import { errorJson } from '../render-error.js';
+import { provenanceJson, provenanceWord } from '../provenance-json.js';
 import { signatureJson } from '../signature-json.js';
 import { termPath, termText } from '../terminal-text.js';
 
@@ -69,6 +70,8 @@ export async function listCommand(
         symlink_present: await present(s?.symlink, false),
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
+        provenance: provenanceJson(s?.installed?.provenance),
+        attested: provenanceWord(s?.installed?.provenance),
         signature: signatureJson(s?.signature),
         error: app.ok ? null : errorJson(app.error),
       };
@@ -76,9 +79,19 @@ export async function listCommand(
   );
   const { c } = out;
   const rows = [
-    ['NAME', 'STRATEGY', 'VERSION', 'SIZE', 'CHECKED', 'UPDATED', 'DESKTOP', 'SYMLINK', 'STATUS', 'FILE'].map(
-      (h) => c.bold(h),
-    ),
+    [
+      'NAME',
+      'STRATEGY',
+      'VERSION',
+      'SIZE',
+      'CHECKED',
+      'UPDATED',
+      'DESKTOP',
+      'SYMLINK',
+      'ATTESTED',
+      'STATUS',
+      'FILE',
+    ].map((h) => c.bold(h)),
   ];
   for (const a of apps) {
     const status = !a.valid
@@ -112,6 +125,7 @@ export async function listCommand(
           ? '-'
           : 'off',
       a.symlink ? (a.symlink_present ? 'yes' : c.red('missing')) : '-',
+      a.attested,
       status,
       a.path === null ? '-' : termPath(a.path),
     ]);

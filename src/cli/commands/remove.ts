@@ -1,6 +1,8 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { assertKnownApps } from './known-apps.js';
+import { managedStorageDirs } from '../../engine/managed-dirs.js';
+import { recoverInstall } from '../../engine/recover-install.js';
 import {
   forgetRecipelessRemoved,
   orphanNames,
@@ -38,6 +40,15 @@ export async function removeCommand(
       assertKnownApps(names, ws, run.store);
       const targets = flags.orphans ? [...new Set([...names, ...orphanNames(ws, run.store)])] : names;
       const results: RemoveOutcome[] = [];
+      // An install a kill left unrecorded is recorded first, so its file is removed too, and the
+      // stray-temp sweep below cannot take a kept version that is still waiting under a temp name.
+      const pending = flags.orphans ? [...new Set([...targets, ...ws.apps.map((a) => a.name)])] : targets;
+      for (const name of pending) {
+        const recipe = ws.apps.find((a) => a.name === name);
+        const strategy =
+          run.store.app(name)?.strategy ?? (recipe?.ok ? recipe.settings.strategy.strategy : 'unknown');
+        await recoverInstall(run.store, ctx.paths.stateDir, name, strategy, managedStorageDirs(ws));
+      }
       const now = run.ctx.now().toISOString();
       for (const name of targets)
         results.push(await removeApp(name, ws, run.store, { purge: flags.purge === true, now }));

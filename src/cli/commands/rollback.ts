@@ -1,5 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { managedStorageDirs } from '../../engine/managed-dirs.js';
+import { recoverInstall } from '../../engine/recover-install.js';
 import { rollbackApp, type RollbackResult } from '../../ops/rollback.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
@@ -12,6 +14,14 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
     const entry = entries[0];
     if (!entry) throw new UsageError('USAGE', 'name the app to roll back');
     if (!entry.ok) throw entry.error;
+    // An install a kill left unrecorded is finished first, so the swap starts from what is on disk.
+    await recoverInstall(
+      run.store,
+      ctx.paths.stateDir,
+      entry.name,
+      entry.settings.strategy.strategy,
+      managedStorageDirs(run.ws),
+    );
     const r = await rollbackApp(
       entry.settings,
       run.store,

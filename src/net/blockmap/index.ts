@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import { KeeperError } from '../../core/errors.js';
+import { ownedTempPath } from '../download/temp-file.js';
 import { fetchRuns } from '../ranges/fetch-runs.js';
 import { offsetsLayout } from '../ranges/runs.js';
 import { newSession, withTransferCounts } from '../ranges/session.js';
@@ -88,7 +87,8 @@ async function rebuild(req: BlockmapRequest, session: HttpSession): Promise<Bloc
     );
   const runs = planCopies(old, next);
   const known = new Uint8Array(next.sizes.length);
-  const path = join(req.destDir, `${req.tempPrefix}blockmap-${randomBytes(6).toString('hex')}`);
+  // Owner-tagged like every temp file, so a killed run's leftover is recognised and cleaned.
+  const path = await ownedTempPath(req.destDir, req.tempPrefix, 'blockmap');
   let out: FileHandle | undefined;
   let seed: FileHandle | undefined;
   try {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { bootTag, isProcessAlive } from '../../core/process-owner.js';
 
 /** An open temp file. */
 export interface TempFile {
@@ -8,10 +9,27 @@ export interface TempFile {
   handle: FileHandle;
 }
 
-/** Creates a new, exclusive temp file `<prefix><random>.part` in `dir` (mode 0644, like the final file). */
-export async function createTempFile(dir: string, prefix: string): Promise<TempFile> {
+// Temp names this process made. A file naming our own pid and boot that is not in here was left by
+// an earlier process that had the same pid (pid reuse, common in containers): stale.
+const madeHere = new Set<string>();
+
+// `<pid>.<boot tag>.<random>.<kind>` right after the caller's prefix, or after a `~` inside it.
+const OWNER_RE = /(?:^|~)(\d{1,10})\.([0-9a-f]{8})\.[0-9a-f]{6,32}\.[a-z]{1,16}$/;
+
+/**
+ * A fresh temp path `<dir>/<prefix><pid>.<boot>.<random>.<kind>` owned by this process; the owner
+ * in the name is what lets `cleanStaleTemps` leave a live process's files alone.
+ */
+export async function ownedTempPath(dir: string, prefix: string, kind: string): Promise<string> {
+  const name = `${prefix}${process.pid}.${await bootTag()}.${randomBytes(6).toString('hex')}.${kind}`;
+  madeHere.add(name);
+  return join(dir, name);
+}
+
+/** Creates a new, exclusive temp file (see ownedTempPath) in `dir` (mode 0644, like the final file). */
+export async function createTempFile(dir: string, prefix: string, kind = 'part'): Promise<TempFile> {
   for (let i = 0; ; i++) {
-    const path = join(dir, `${prefix}${randomBytes(6).toString('hex')}.part`);
+    const path = await ownedTempPath(dir, prefix, kind);
     try {
       return { path, handle: await open(path, 'wx+', 0o644) };
     } catch (err) {
@@ -21,11 +39,27 @@ export async function createTempFile(dir: string, prefix: string): Promise<TempF
 }
 
 /**
- * Deletes leftovers of interrupted runs: entries of `dir` whose names start with `prefix`.
- * Returns the removed paths; a missing `dir` is not an error. Callers hold the run lock, so no
- * other run is writing these files.
+ * Whether the temp file `name` (which starts with `prefix`) belongs to no live process: its owner
+ * ran in another boot, or its pid is gone, or it is our pid but a file we never made. A name
+ * without a readable owner is not ours to judge: false.
  */
-export async function cleanStaleTemps(dir: string, prefix: string): Promise<string[]> {
+export async function isStaleTemp(name: string, prefix: string): Promise<boolean> {
+  if (!name.startsWith(prefix)) return false;
+  const m = OWNER_RE.exec(name.slice(prefix.length));
+  if (!m) return false;
+  const pid = Number(m[1]);
+  if (m[2] !== (await bootTag())) return true;
+  if (pid === process.pid) return !madeHere.has(name);
+  return !isProcessAlive(pid);
+}
+
+/**
+ * Deletes leftovers of interrupted runs: entries of `dir` starting with `prefix` whose owner is
+ * gone (see isStaleTemp), plus names matching `legacy` (temp names of earlier versions, which
+ * carried no owner). Files of a live process, another run sharing this storage_dir included, stay.
+ * Returns the removed paths; a missing `dir` is not an error.
+ */
+export async function cleanStaleTemps(dir: string, prefix: string, legacy?: RegExp): Promise<string[]> {
   if (!prefix) throw new Error('cleanStaleTemps needs a non-empty prefix');
   let names: string[];
   try {
@@ -36,7 +70,7 @@ export async function cleanStaleTemps(dir: string, prefix: string): Promise<stri
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
+    if (!(await isStaleTemp(name, prefix)) && !legacy?.test(name)) continue;
     const path = join(dir, name);
     await rm(path, { force: true, recursive: true });
     removed.push(path);

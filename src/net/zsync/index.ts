@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import { KeeperError } from '../../core/errors.js';
+import { ownedTempPath } from '../download/temp-file.js';
 import { BlockHasher } from './block-hasher.js';
 import { BlockMatcher } from './block-matcher.js';
 import { parseControlFile, type ZsyncControl } from './control-file.js';
@@ -106,7 +105,7 @@ async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncRe
     );
   }
 
-  const path = join(req.destDir, `${req.tempPrefix}zsync-${randomBytes(6).toString('hex')}`);
+  const path = await ownedTempPath(req.destDir, req.tempPrefix, 'zsync');
   let out: FileHandle | undefined;
   try {
     try {

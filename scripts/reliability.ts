@@ -1,0 +1,234 @@
+/**
+ * Writes docs/reliability.md from a fresh run of the fault and hostile-input suites and of the
+ * `kill -9` soak, so the figures there are always those of the code they describe.
+ *
+ *   npm run reliability                # build, run the suites and a 50-trial soak, write the doc
+ *   npx tsx scripts/reliability.ts --trials 10 --out /tmp/r.md
+ *
+ * Exits 1 when a suite fails or the soak finds a corrupt install, a lost previous version or a run
+ * that does not converge (the doc is written either way, showing the failures).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SOAK_PHASES, type SoakFigures, type SoakResult } from '../test/helpers/kill-soak.js';
+import { REPO_ROOT } from '../test/helpers/run-cli.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const trials = Number(arg('trials') ?? 50);
+const seed = Number(arg('seed') ?? 1);
+const out = arg('out') ?? join(REPO_ROOT, 'docs', 'reliability.md');
+
+/** One suite of the report: what it attacks and its test files. */
+interface Suite {
+  kind: 'fault' | 'hostile input';
+  name: string;
+  covers: string;
+  files: string[];
+}
+
+// Add a suite here when it injects faults or feeds hostile input; the doc lists exactly these.
+const SUITES: Suite[] = [
+  {
+    kind: 'fault',
+    name: 'downloader faults',
+    covers: 'dropped, stalled, short, 5xx, wrong ranges; resume and retry',
+    files: ['test/download/faults.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'update fault matrix',
+    covers: 'one fault per app in one real run of the CLI; installed versions untouched',
+    files: ['test/e2e-update/fault-matrix.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'interrupted and concurrent runs',
+    covers: '`kill -9` mid-download, a second run racing for the lock',
+    files: ['test/e2e-update/interrupt-lock.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'install safety',
+    covers:
+      'truncated files, neighbours sharing a prefix or a storage_dir, foreign files, kill after the rename, damaged state, disk space',
+    files: ['test/e2e-update/safety.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'zsync fallback',
+    covers: 'broken control files, range failures, stale targets: fall back to a full download',
+    files: ['test/e2e-zsync/fallback.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'simulator faults',
+    covers: 'the fault injection the other suites rely on',
+    files: ['test/sim/faults.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'blockmap fallback',
+    covers: 'broken or lying blockmaps: fall back to a full download',
+    files: ['test/e2e-delta/blockmap-fallback.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'terminal text',
+    covers: 'control characters and huge strings from forges, scripts and files',
+    files: ['test/cli/terminal-text.test.ts', 'test/e2e-update/hostile-text.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'recipe regexes',
+    covers: 'catastrophic and unsupported patterns',
+    files: ['test/config/recipe-regex.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'proxies and replaced assets',
+    covers: 'proxy answers choosing URLs or digests, assets replaced under a tag',
+    files: ['test/e2e-update/proxy-trust.test.ts', 'test/e2e-update/replaced-asset.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'SquashFS images',
+    covers: 'corrupt and hostile superblocks, tables, inodes, directories',
+    files: ['test/appimage/squashfs-hostile.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'verification',
+    covers: 'wrong size, digest, magic, architecture; truncated payloads',
+    files: ['test/verify/verify.test.ts', 'test/verify/payload-fit.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'ZIP assets',
+    covers: 'escaping paths, symlinks, ambiguous entries, zip bombs, oversized entries',
+    files: ['test/verify/zip.test.ts'],
+  },
+];
+
+interface SuiteFigures {
+  tests: number;
+  pass: number;
+  fail: number;
+  seconds: number;
+}
+
+function runSuite(files: string[]): SuiteFigures {
+  const started = Date.now();
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-timeout=120000', ...files],
+    { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const count = (label: string): number =>
+    Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(r.stdout)?.[1] ?? 0);
+  const figures = { tests: count('tests'), pass: count('pass'), fail: count('fail'), seconds: 0 };
+  if (r.status !== 0 && figures.fail === 0) figures.fail = 1;
+  figures.seconds = (Date.now() - started) / 1000;
+  return figures;
+}
+
+async function runSoak(): Promise<{ result: SoakResult; seconds: number }> {
+  const started = Date.now();
+  const json = join(tmpdir(), `ak-soak-${process.pid}.json`);
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/soak.ts', '--trials', String(trials), '--seed', String(seed), '--json', json],
+    { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  if (r.error) throw r.error;
+  return {
+    result: JSON.parse(await readFile(json, 'utf8')) as SoakResult,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+
+const rows: string[] = [];
+let failed = false;
+for (const s of SUITES) {
+  process.stderr.write(`${s.name}…\n`);
+  const f = runSuite(s.files);
+  if (f.fail > 0) failed = true;
+  rows.push(
+    `| ${s.kind} | ${s.name} | ${s.covers} | ${s.files.map((x) => `\`${x}\``).join(', ')} | ${f.tests} | ${f.fail} |`,
+  );
+}
+process.stderr.write(`kill -9 soak, ${trials} trials…\n`);
+const soak = await runSoak();
+const s = soak.result;
+const bad = s.total.corruptInstalls + s.total.lostPrevious + s.total.notConverged;
+if (bad > 0) failed = true;
+const soakRow = (name: string, f: SoakFigures): string =>
+  `| ${name} | ${f.trials} | ${f.killed} | ${f.corruptInstalls} | ${f.lostPrevious} | ${f.notConverged} |`;
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+  cwd: REPO_ROOT,
+  encoding: 'utf8',
+}).stdout.trim();
+
+const doc = `# Reliability figures
+
+Generated by \`npm run reliability\` (\`scripts/reliability.ts\`) from a run of the suites below and
+of the \`kill -9\` soak; do not edit by hand. Last run: commit ${commit || 'unknown'}, Node
+${process.version}, ${new Date().toISOString().slice(0, 10)}.
+
+## Fault and hostile-input suites
+
+Each test case is one attempt: a fault injected into a real run (over loopback against the forge
+simulator, real files, the built CLI where the suite is end to end) or one hostile input, with the
+expected refusal and nothing installed lost. A failure is a test case that did not hold.
+
+| kind | suite | what it throws at us | files | attempts | failures |
+| --- | --- | --- | --- | ---: | ---: |
+${rows.join('\n')}
+
+## \`kill -9\` soak
+
+\`bench/soak.ts\`: four apps (two with desktop entries, one with \`{version}\` in its file name, one
+slow download) are installed twice, so each has a kept previous version. Each trial publishes a new
+version of all four, starts \`update\` with the built CLI, and kills it with SIGKILL when the trial's
+phase is reached: \`download\` (some time into a throttled download), \`verify\` (right after a
+download's temp file appears, small files), \`rename\` (the install's intent is written or a final
+name appears), \`desktop\` (a desktop entry is written), \`state\` (the state file is being
+replaced). Then a rerun, and one more run that must have nothing to do.
+
+- **corrupt installs**: files under a final name (installed or kept) whose bytes are no published
+  version, after the kill or after the rerun;
+- **lost previous versions**: after the rerun, an app whose kept previous version is not the one it
+  ran before the trial, intact (SHA-256 as recorded), or that does not run the latest version;
+- **not converged**: the rerun failed, or the run after it still had work to do, or temp files,
+  pending intents or stray files were left, or a desktop entry does not launch the installed file.
+
+${trials} trials, seed ${seed}, ${soak.seconds.toFixed(0)} s:
+
+| phase | trials | killed | corrupt installs | lost previous versions | not converged |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${SOAK_PHASES.map((p) => soakRow(p, s.byPhase[p])).join('\n')}
+${soakRow('**all**', s.total)}
+${s.problems.length > 0 ? `\nProblems:\n\n${s.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}
+A trial counted as not killed finished before its trigger fired (nothing to interrupt).
+The bounded version (8 trials) runs in the test suite: \`test/e2e-update/soak.test.ts\`.
+`;
+
+await writeFile(out, doc);
+await rm(join(tmpdir(), `ak-soak-${process.pid}.json`), { force: true });
+spawnSync(
+  process.execPath,
+  [join(REPO_ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', out],
+  {
+    stdio: 'ignore',
+  },
+);
+process.stderr.write(`wrote ${out}\n`);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,65 @@
+import { lstat, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { sha256File } from '../appimage/verify.js';
+import { deleteManagedFile, isInside } from '../install/managed-delete.js';
+import { fsyncDir } from '../state/atomic-write.js';
+import { clearIntent, readIntent } from '../state/intent.js';
+import type { StateStore } from '../state/store.js';
+
+/** What recovery found for an app. */
+export type Recovery = 'none' | 'committed' | 'discarded';
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Finishes or discards an install a kill interrupted (see state/intent.ts). When the new file is at
+ * its target with the recorded SHA-256, the rename happened: the kept version is moved into its
+ * slot, state records both, and the replaced file goes. Otherwise nothing was replaced and only the
+ * staged copy is removed. Saves state before the intent is removed, so a kill here is recovered too.
+ * Must run under the lock, before the app is processed.
+ */
+export async function recoverInstall(
+  store: StateStore,
+  stateDir: string,
+  name: string,
+  strategy: string,
+  managedDirs: readonly string[],
+): Promise<Recovery> {
+  const intent = await readIntent(stateDir, name);
+  if (!intent) return 'none';
+  const inManaged = (p: string): boolean => managedDirs.some((d) => isInside(p, d));
+  const target = intent.installed.file;
+  const committed =
+    inManaged(target) && (await exists(target)) && (await sha256File(target)) === intent.installed.sha256;
+  if (!committed) {
+    if (intent.staged) await deleteManagedFile(intent.staged, managedDirs);
+    await clearIntent(stateDir, name);
+    return 'discarded';
+  }
+  const prev = intent.previous;
+  if (prev && intent.staged && inManaged(prev.file) && (await exists(intent.staged))) {
+    await rename(intent.staged, prev.file);
+    await fsyncDir(dirname(prev.file));
+  }
+  const keptPrevious =
+    prev && inManaged(prev.file) && (await exists(prev.file)) && (await sha256File(prev.file)) === prev.sha256
+      ? prev
+      : undefined;
+  store.updateApp(name, strategy, (s) => ({
+    ...s,
+    installed: intent.installed,
+    previous: keptPrevious ? { ...keptPrevious, integration: s.integration } : s.previous,
+    hold: false,
+    lastUpdate: intent.installed.installedAt,
+    lastError: undefined,
+  }));
+  await store.save();
+  if (intent.oldFile && intent.oldFile !== target) await deleteManagedFile(intent.oldFile, managedDirs);
+  await clearIntent(stateDir, name);
+  return 'committed';
+}

@@ -1,0 +1,63 @@
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
+import { appStateSchema } from './schema.js';
+import type { InstalledRecord } from './types.js';
+
+const INTENT_DIR = 'pending';
+
+/**
+ * What an install is about to commit, written before the rename that puts the new file in place
+ * and removed once state records it. A run killed in between leaves it behind; the next run reads
+ * it to finish the install (or to discard it when the rename never happened), so the previous
+ * version survives a kill at any point.
+ */
+export interface InstallIntent {
+  app: string;
+  installed: InstalledRecord;
+  /** The replaced version's record with its kept path, when it is kept. */
+  previous: InstalledRecord | undefined;
+  /** Temp name the kept version waits under until it is renamed to `previous.file`. */
+  staged: string | undefined;
+  /** The replaced file, deleted after the commit when its name differs from the new one. */
+  oldFile: string | undefined;
+}
+
+const shape = appStateSchema.shape;
+const intentSchema = z.object({
+  app: z.string(),
+  installed: shape.installed.unwrap(),
+  previous: shape.installed.unwrap().optional(),
+  staged: z.string().startsWith('/').optional(),
+  oldFile: z.string().startsWith('/').optional(),
+});
+
+function intentFile(stateDir: string, app: string): string {
+  return join(stateDir, INTENT_DIR, `${app}.json`);
+}
+
+/** Records an install's intent durably (atomic write, fsynced). */
+export async function writeIntent(stateDir: string, intent: InstallIntent): Promise<void> {
+  await mkdir(join(stateDir, INTENT_DIR), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(intentFile(stateDir, intent.app), `${JSON.stringify(intent)}\n`, 0o600);
+}
+
+/** The pending intent of an app, or undefined (none, or unreadable: then it is of no use). */
+export async function readIntent(stateDir: string, app: string): Promise<InstallIntent | undefined> {
+  const text = await readFile(intentFile(stateDir, app), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = intentSchema.safeParse(JSON.parse(text));
+    if (!parsed.success || parsed.data.app !== app) return undefined;
+    const d = parsed.data;
+    return { app: d.app, installed: d.installed, previous: d.previous, staged: d.staged, oldFile: d.oldFile };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes an app's intent once state records the install (or it was discarded). */
+export async function clearIntent(stateDir: string, app: string): Promise<void> {
+  await rm(intentFile(stateDir, app), { force: true });
+}
