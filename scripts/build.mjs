@@ -1,5 +1,6 @@
 // Bundles the CLI into one ESM file so the installed tool carries no dependency tree.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { commonOptions } from './bundle-options.mjs';
 
@@ -24,3 +25,15 @@ await build({
   },
 });
 chmodSync(outfile ?? 'dist/appimage-keeper.mjs', 0o755);
+
+// The man page is generated from the same command definitions as --help and docs/cli.md, so it is
+// build output (dist/, installed through package.json's `man` field), never committed. The test
+// harness's build (--test-hooks) needs none.
+if (!testHooks) {
+  const man = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/cli-docs.ts', '--man', 'dist/appimage-keeper.1'],
+    { stdio: 'inherit', timeout: 120_000 },
+  );
+  if (man.status !== 0) throw new Error('scripts/cli-docs.ts --man failed');
+}

@@ -1,7 +1,7 @@
 // Generates docs/configuration.md from the field tables in src/config. `--check` exits 1 when the
 // committed file differs, so the reference cannot drift from the code.
-import { readFile, writeFile } from 'node:fs/promises';
 import { format } from 'prettier';
+import { writeOrCheckDoc } from './generated-doc.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GLOBAL_FIELDS, type FieldSpec } from '../src/config/fields.js';
@@ -250,21 +250,10 @@ function rawMarkdown(): string {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  // `--file PATH` writes or checks another file (the tests use it to prove the check can fail).
-  const fileAt = args.indexOf('--file');
-  const target = fileAt >= 0 && args[fileAt + 1] ? args[fileAt + 1]! : DOC_PATH;
-  const text = await renderConfigDocs();
-  if (args.includes('--check')) {
-    const current = await readFile(target, 'utf8').catch(() => '');
-    if (current !== text) {
-      process.stderr.write(`${target} is out of date with src/config; run: npx tsx scripts/config-docs.ts\n`);
-      process.exitCode = 1;
-    }
-    return;
-  }
-  await writeFile(target, text);
-  process.stdout.write(`wrote ${target}\n`);
+  await writeOrCheckDoc(process.argv.slice(2), DOC_PATH, renderConfigDocs, {
+    from: 'src/config',
+    script: 'scripts/config-docs.ts',
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

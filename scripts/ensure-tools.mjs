@@ -20,6 +20,8 @@ export const TOOLS = [
   { command: 'desktop-file-validate', pkg: 'desktop-file-utils' },
   { command: 'zip', pkg: 'zip' },
   { command: 'gpg', pkg: 'gnupg' },
+  // The zsh completion script is run in zsh (test/cli/completion.test.ts).
+  { command: 'zsh', pkg: 'zsh' },
 ];
 
 const SUDO_PROBE_MS = 10_000;

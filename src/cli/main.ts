@@ -1,11 +1,16 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from '../core/errors.js';
 import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
+import { describeCli, type CliModel } from './cli-model.js';
 import { completionCommand } from './commands/completion.js';
 import { editCommand } from './commands/edit.js';
 import { infoCommand } from './commands/info.js';
-import { initCommand, type InitOptions } from './commands/init.js';
+import { finishHelp } from './help-examples.js';
+import { attachRootAction, usageErrorJson } from './root-action.js';
+import { assertConfigDir } from './setup-hints.js';
+import { resolvePaths } from '../config/paths.js';
+import { initCommand, parseStrategyFlag, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
@@ -42,12 +47,12 @@ export interface Invocation {
 function buildProgram(inv: Invocation): Command {
   const program = new Command('appimage-keeper')
     .description('Keeps your AppImages current from declarative YAML recipes.')
-    .version(VERSION, '--version')
+    .version(VERSION, '-V, --version', 'print the version')
     .option('--config-dir <dir>', 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)')
-    .option('--json', 'print one JSON document on stdout', false)
+    .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'disable colours')
-    .option('-q, --quiet', 'print only results and errors', false)
-    .option('-v, --verbose', 'print more detail on stderr', false)
+    .option('-q, --quiet', 'print only results and errors')
+    .option('-v, --verbose', 'print more detail on stderr (alone: print the version)')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => inv.io.stdout.write(guardTerminal(s)),
@@ -63,11 +68,9 @@ function buildProgram(inv: Invocation): Command {
     .option('--global', 'write config.yml with every field and its default')
     .option('--app <name>', 'scaffold apps/NAME/NAME.yml')
     .addOption(
-      new Option('--strategy <strategy>', 'strategy of the new recipe').choices([
-        'forge',
-        'direct',
-        'script',
-      ]),
+      new Option('--strategy <strategy>', 'strategy of the new recipe')
+        .choices(['forge', 'direct', 'script'])
+        .argParser(parseStrategyFlag),
     )
     .option('--force', 'overwrite existing files')
     .action(async (opts: InitOptions) => inv.setResult('init', await initCommand(ctx(), opts)));
@@ -111,13 +114,39 @@ function buildProgram(inv: Invocation): Command {
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
-    .argument('<shell>', 'bash, zsh or fish')
-    .action((shell: string) => inv.setResult('completion', completionCommand(shell)));
+    .addArgument(new Argument('<shell>', 'shell to complete').choices(['bash', 'zsh', 'fish']))
+    .action((shell: string) => inv.setResult('completion', completionCommand(shell, describeCli(program))));
+
+  program
+    .command('version')
+    .description('print the version (as -V and --version)')
+    .action(() => inv.setResult('version', versionResult()));
 
   registerEngineCommands(program, inv, ctx);
   registerOpsCommands(program, inv, ctx);
   registerOnboardCommands(program, inv, ctx);
+  finishHelp(program);
+  attachRootAction(program, inv, versionResult);
   return program;
+}
+
+function versionResult(): CommandResult {
+  return { exitCode: ExitCode.ok, json: { command: 'version', version: VERSION }, human: VERSION };
+}
+
+/** The program with every command registered and no invocation behind it (docs, man page). */
+export function describeProgram(): CliModel {
+  const io: CliIo = { argv: [], env: {}, stdout: process.stdout, stderr: process.stderr };
+  const globals: GlobalOptions = { json: false, color: false, quiet: false, verbose: false };
+  const inv: Invocation = {
+    io,
+    globals: () => globals,
+    output: () => createOutput(globals, io.stdout, io.stderr, io.env),
+    emit: () => undefined,
+    setSink: () => undefined,
+    setResult: () => undefined,
+  };
+  return describeCli(buildProgram(inv));
 }
 
 /** Runs the CLI and returns its exit code; the single error boundary of the tool. */
@@ -155,16 +184,31 @@ export async function runCli(io: CliIo): Promise<number> {
     },
   };
   const program = buildProgram(inv);
-  program.hook('preAction', (_this, action) => {
+  program.hook('preAction', async (_this, action) => {
     const o = program.opts<{
       configDir?: string;
-      json: boolean;
+      json?: boolean;
       color: boolean;
-      quiet: boolean;
-      verbose: boolean;
+      quiet?: boolean;
+      verbose?: boolean;
     }>();
-    globals = { configDir: o.configDir, json: o.json, color: o.color, quiet: o.quiet, verbose: o.verbose };
-    commandName = action.name();
+    globals = {
+      configDir: o.configDir,
+      json: o.json === true,
+      color: o.color,
+      quiet: o.quiet === true,
+      verbose: o.verbose === true,
+    };
+    commandName = action === program ? 'appimage-keeper' : action.name();
+    await assertConfigDir(
+      resolvePaths(io.env, globals.configDir),
+      globals.configDir !== undefined,
+      commandName,
+    );
+  });
+  // Usage errors inside a subcommand's own flags happen before preAction: name the command anyway.
+  program.hook('preSubcommand', (_this, sub) => {
+    commandName = sub.name();
   });
   try {
     await program.parseAsync(io.argv, { from: 'user' });
@@ -173,10 +217,8 @@ export async function runCli(io: CliIo): Promise<number> {
       // --help and --version succeed; help shown because the command line was incomplete does not.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
       if (err.code === 'commander.help' && err.exitCode === 0) return ExitCode.ok;
-      if (globals.json) {
-        const message = err.message.replace(/^error: /, '');
-        io.stdout.write(`${JSON.stringify({ command: commandName, error: { code: 'USAGE', message } })}\n`);
-      }
+      if (globals.json)
+        io.stdout.write(`${JSON.stringify({ command: commandName, error: usageErrorJson(err) })}\n`);
       return ExitCode.usage;
     }
     const kerr = err instanceof KeeperError ? err : toKeeperError(err);
@@ -190,11 +232,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
     return kerr.exitCode;
   }
-  if (!result) {
-    // No command given: show help, which is a usage error for scripts.
-    io.stderr.write(program.helpInformation());
-    return ExitCode.usage;
-  }
+  if (!result) return ExitCode.usage;
   const out = getOutput();
   if (globals.json) out.out(JSON.stringify(result.json));
   else if (result.human) out.out(result.human);

@@ -24,7 +24,10 @@ export interface Output extends OutputOptions {
   stderr: NodeJS.WritableStream;
   out(text: string): void;
   err(text: string): void;
+  /** Prints a warning on stderr, once per run: the same text for the same app is not repeated. */
   warn(message: string, app?: string): void;
+  /** True when `warn` already printed this warning (outcome lines then leave it out). */
+  warned(message: string, app?: string): boolean;
 }
 
 function isTty(stream: NodeJS.WritableStream): boolean {
@@ -42,7 +45,9 @@ export function createOutput(
   const c = createColors(colorAllowed && isTty(stdout));
   const ce = createColors(colorAllowed && isTty(stderr));
   // NO_COLOR and --no-color ask for plain output: no bars either (cursor movement is not plain).
-  const live = isTty(stderr) && colorAllowed && !opts.json && !opts.quiet;
+  const live = isTty(stderr) && colorAllowed && !opts.json && !opts.quiet && env.TERM !== 'dumb';
+  const printed = new Set<string>();
+  const key = (message: string, app?: string): string => `${app ?? ''}\0${message}`;
   return {
     ...opts,
     c,
@@ -60,9 +65,13 @@ export function createOutput(
       stderr.write(safe.endsWith('\n') ? safe : `${safe}\n`);
     },
     warn(message, app) {
-      if (opts.quiet) return;
+      if (opts.quiet || printed.has(key(message, app))) return;
+      printed.add(key(message, app));
       const prefix = app ? `${termText(app)}: ` : '';
       stderr.write(`${ce.yellow('warning:')} ${prefix}${termMessage(message)}\n`);
+    },
+    warned(message, app) {
+      return printed.has(key(message, app));
     },
   };
 }

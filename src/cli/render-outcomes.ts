@@ -2,11 +2,8 @@ import type { AppOutcome, Summary } from '../engine/outcome.js';
 import type { Output } from './output.js';
 import { formatBytes } from './table.js';
 import { termMessage, termPath, termText } from './terminal-text.js';
-
-function retryText(iso: string): string {
-  const d = new Date(iso);
-  return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
-}
+import { timeText } from '../core/time-text.js';
+import { countOf } from '../core/plural.js';
 
 /**
  * Where the desktop entry went: always when none was installed or our own id replaced the upstream
@@ -80,7 +77,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         o.via_proxy ? `via proxy ${termPath(o.via_proxy)}` : undefined,
       ].filter(Boolean);
       lines.push(
-        `${c.green('updated')}      ${name} ${from ?? '(new)'} -> ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
+        `${c.green('updated')}      ${name} ${from ?? '(new)'} → ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
       if (o.path) lines.push(c.dim(`             ${termPath(o.path)}`));
       lines.push(...desktopLines(o, out));
@@ -91,17 +88,19 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     case 'update_available':
       lines.push(
-        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} -> ${to ?? '?'}${heldText(o, out)}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
+        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} → ${to ?? '?'}${heldText(o, out)}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
       );
       break;
     case 'rate_limited':
-      lines.push(`${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${retryText(o.retry_at)}` : ''}`);
+      lines.push(
+        `${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${timeText(new Date(o.retry_at))}` : ''}`,
+      );
       if (reason) lines.push(c.dim(`             ${reason}`));
       break;
     case 'skipped':
       lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
       if (o.url && o.reason?.startsWith('dry run')) {
-        lines.push(c.dim(`             ${from ?? '(new)'} -> ${to ?? '?'}  ${termPath(o.url)}`));
+        lines.push(c.dim(`             ${from ?? '(new)'} → ${to ?? '?'}  ${termPath(o.url)}`));
       }
       break;
     case 'interrupted':
@@ -113,7 +112,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       if (from) lines.push(c.dim(`             ${from} stays installed`));
       break;
   }
-  for (const w of o.warnings) lines.push(`             ${c.yellow('warning:')} ${termMessage(w)}`);
+  // A warning already printed live on stderr during the run is not repeated.
+  for (const w of o.warnings.filter((x) => !out.warned(x, o.name)))
+    lines.push(`             ${c.yellow('warning:')} ${termMessage(w)}`);
   return lines.join('\n');
 }
 
@@ -121,10 +122,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
 export function summaryLine(summary: Summary, command: 'check' | 'update', extra: string[] = []): string {
   const parts =
     command === 'check'
-      ? [
-          `${summary.update_available} update${summary.update_available === 1 ? '' : 's'} available`,
-          `${summary.up_to_date} up to date`,
-        ]
+      ? [`${countOf(summary.update_available, 'update')} available`, `${summary.up_to_date} up to date`]
       : [`${summary.updated} updated`, `${summary.up_to_date} up to date`];
   parts.push(
     `${summary.rate_limited} rate-limited`,

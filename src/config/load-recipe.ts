@@ -3,6 +3,7 @@ import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { RecipeLocation } from './discover.js';
 import { aliasMap, GLOBAL_FIELDS } from './fields.js';
 import { expectMapping } from './load-config.js';
+import { placeholderIssues } from './placeholders.js';
 import { checkRecipe } from './recipe-checks.js';
 import { STRATEGY_KEYS } from './recipe-fields.js';
 import { RECIPE_KEYS, recipeSchema } from './schema.js';
@@ -58,6 +59,7 @@ export async function loadRecipe(
     );
   }
   issues.push(...(await checkRecipe(y, data, location.dir)));
+  issues.push(...(await placeholderIssues(y, data, location.dir)));
   if (issues.length) throw new ConfigError(dedupe(issues));
   return { location, values: parsed.data as Record<string, unknown>, yaml: y };
 }

@@ -10,6 +10,16 @@ function yamlLine(key: string, value: unknown): string {
   return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
 }
 
+/**
+ * Values `init --app` writes for the user to replace; `validate` refuses a recipe that still has them
+ * (see placeholders.ts), so they are defined once here.
+ */
+export const PLACEHOLDERS = {
+  repository: 'https://github.com/OWNER/REPO',
+  url: 'https://example.com/download/latest.AppImage',
+  scriptUrl: 'https://example.com/downloads/',
+} as const;
+
 /** The starter config.yml: every field present with its default and a comment. */
 export function starterConfig(): string {
   const lines = [
@@ -39,14 +49,14 @@ export function starterRecipe(
     forge: [
       '  strategy: forge',
       '  # Repository on the hub, the lab or a Gitea/Forgejo instance.',
-      '  repository: https://github.com/OWNER/REPO',
+      `  repository: ${PLACEHOLDERS.repository}`,
       '  # Glob against the release asset names; add asset_match_regex to refine.',
       '  asset_match: "*x86_64.AppImage"',
     ],
     direct: [
       '  strategy: direct',
       '  # A URL that always serves the latest AppImage.',
-      '  url: https://example.com/download/latest.AppImage',
+      `  url: ${PLACEHOLDERS.url}`,
       '  # Header that changes when the file changes: etag or last-modified.',
       '  check_method: etag',
     ],
@@ -76,7 +86,7 @@ export function starterResolverScript(): string {
     '# The hub token variables are visible only with strategy.script_env_token: true.',
     'set -euo pipefail',
     'version="1.0.0"',
-    'echo "https://example.com/downloads/${APP_NAME}-${version}-${APP_ARCH}.AppImage"',
+    `echo "${PLACEHOLDERS.scriptUrl}\${APP_NAME}-\${version}-\${APP_ARCH}.AppImage"`,
     'echo "$version"',
     '',
   ].join('\n');

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../core/errors.js';
 import { didYouMean } from './did-you-mean.js';
+import { readableZodMessage } from './zod-messages.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
 
 /**
@@ -61,12 +62,12 @@ export function zodIssues(y: YamlFile, error: z.ZodError, mapping: ZodMapping): 
     const label = path.map(String).join('.');
     if (issue.code === 'invalid_key') {
       // zod's own text is "Invalid key in record"; the nested issue says what is wrong with the key.
-      const why = issue.issues[0]?.message ?? issue.message;
+      const why = readableZodMessage(issue);
       out.push(issueAt(y, path, `${label}: ${why}`, { key: true }));
       continue;
     }
-    let message = issue.message;
-    if (issue.code === 'invalid_type' && /received undefined/.test(message)) {
+    let message = readableZodMessage(issue);
+    if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
       message = `missing required field "${label}"`;
       out.push(issueAt(y, path.slice(0, -1), message));
       continue;

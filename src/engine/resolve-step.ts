@@ -6,6 +6,7 @@ import type { Resolution } from '../strategy/types.js';
 import { adoptedFileMatches } from './adopted-identity.js';
 import { releaseGuard } from './release-guards.js';
 import type { Run } from './run.js';
+import { countOf } from '../core/plural.js';
 
 /** Result of asking the strategy for the latest version and comparing it with what is installed. */
 export type ResolveStep =
@@ -49,7 +50,7 @@ export async function resolveStep(
     run.ctx.emit({
       type: 'info',
       app: settings.name,
-      message: `latest ${resolution.version} (${resolution.assetName}); ${outcome.requests} request${outcome.requests === 1 ? '' : 's'}${outcome.notModified ? ', not modified since the last run' : ''}${resolution.viaProxy ? `, via proxy ${resolution.viaProxy}` : ''}`,
+      message: `latest ${resolution.version} (${resolution.assetName}); ${countOf(outcome.requests, 'request')}${outcome.notModified ? ', not modified since the last run' : ''}${resolution.viaProxy ? `, via proxy ${resolution.viaProxy}` : ''}`,
     });
     const refused = releaseGuard(settings, resolution, appState, opts.force === true);
     if (refused) return { kind: 'failed', error: refused };

@@ -3,6 +3,7 @@
  * `RateLimit-*` headers, plain `Retry-After`) and keeps the windows they open in the store.
  */
 import type { ResolverStore, RateLimitWindow } from '../strategy/types.js';
+import { timeText } from '../core/time-text.js';
 
 /** A rate limit read from one response. */
 export interface DetectedRateLimit {
@@ -60,7 +61,7 @@ export function detectRateLimit(
   let end = ends.length > 0 ? Math.max(...ends) : nowMs + DEFAULT_WINDOW_MS;
   if (end <= nowMs) end = nowMs + MIN_WINDOW_MS;
   const retryAt = new Date(end);
-  return { retryAt, message: `HTTP ${status}: rate limit reached until ${retryAt.toISOString()}` };
+  return { retryAt, message: `HTTP ${status}: rate limit reached until ${timeText(retryAt)}` };
 }
 
 /** Parses `Retry-After` as delta seconds or an HTTP date; epoch milliseconds or undefined. */

@@ -150,6 +150,25 @@ void describe('init --app', () => {
         assert.equal(mode & 0o111, 0o111, `resolver.sh mode ${mode.toString(8)}`);
         assert.match(await readFile(join(dir, 'resolver.sh'), 'utf8'), /^#!\/usr\/bin\/env bash\n/);
       }
+      // Untouched, the scaffold is refused and the placeholder named, at its position.
+      const untouched = await runCli(['validate', name], { env: h.env });
+      assert.equal(untouched.code, 1, untouched.stdout);
+      const placeholder = {
+        forge: 'OWNER/REPO',
+        direct: 'https://example.com/',
+        script: 'https://example.com/',
+      };
+      assert.match(
+        untouched.stdout,
+        new RegExp(`${name}\\.yml:6:\\d+: strategy\\.\\w+: .*placeholder ${placeholder[strategy]}`),
+      );
+      assert.match(untouched.stdout, /0 valid, 1 invalid/);
+      // Replaced, it validates.
+      const file = join(dir, strategy === 'script' ? 'resolver.sh' : `${name}.yml`);
+      const replaced = (await readFile(file, 'utf8'))
+        .replace('OWNER/REPO', 'someone/tool')
+        .replace(/https:\/\/example\.com\//g, 'https://downloads.tool.test/');
+      await writeFile(file, replaced);
       const v = await runCli<ValidateJson>(['--json', 'validate', name], { env: h.env });
       assert.equal(v.code, 0, v.stdout);
       assert.deepEqual(v.json?.apps, [{ name, file: join(dir, `${name}.yml`), ok: true, strategy }]);
@@ -169,11 +188,37 @@ void describe('init --app', () => {
     for (const args of [
       ['init', '--app', '../evil', '--strategy', 'forge'],
       ['init', '--app', 'ok', '--strategy', 'torrent'],
+      ['init', '--app', 'ok', '--strategy', 'github'],
       ['init', '--app', 'ok'],
     ]) {
       const r = await runCli(args, { env: h.env });
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
     }
+  });
+
+  void test('a forge or URL word for --strategy names the strategy to use, in the hint (human and JSON)', async () => {
+    for (const [word, use] of [
+      ['github', 'forge'],
+      ['gitlab', 'forge'],
+      ['gitea', 'forge'],
+      ['url', 'direct'],
+    ] as const) {
+      const r = await runCli(['init', '--app', 'x', '--strategy', word], { env: h.env });
+      assert.equal(r.code, 2);
+      assert.match(
+        r.stderr,
+        new RegExp(`error: unknown strategy "${word}"\\n  hint: use --strategy ${use}: `),
+      );
+      const j = await runCli<{ command: string; error: { code: string; message: string; hint: string } }>(
+        ['--json', 'init', '--app', 'x', '--strategy', word],
+        { env: h.env },
+      );
+      assert.equal(j.code, 2);
+      assert.equal(j.json?.command, 'init');
+      assert.equal(j.json?.error.code, 'USAGE');
+      assert.match(j.json?.error.hint ?? '', new RegExp(`^use --strategy ${use}: `));
+    }
+    await assert.rejects(stat(join(h.appsDir, 'x')));
   });
 });

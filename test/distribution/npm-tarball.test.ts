@@ -61,11 +61,12 @@ void describe('release tarball', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  void it('is appimage-keeper-<version>.tgz holding the bundled CLI and nothing else', () => {
+  void it('is appimage-keeper-<version>.tgz holding the bundled CLI, its man page and nothing else', () => {
     assert.equal(pack.filename, `appimage-keeper-${pkg.version}.tgz`);
     const files = pack.files.map((f) => f.path).sort();
     assert.deepEqual(files, [
       'README.md',
+      'dist/appimage-keeper.1',
       'dist/appimage-keeper.mjs',
       'dist/appimage-keeper.mjs.map',
       'package.json',
@@ -78,6 +79,12 @@ void describe('release tarball', () => {
     const r = await runCli(['--version'], { program: join(prefix, 'bin', 'appimage-keeper'), env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${pkg.version}\n`);
+  });
+
+  void it('installs the man page where man finds it', async () => {
+    const page = await readFile(join(prefix, 'share', 'man', 'man1', 'appimage-keeper.1'), 'utf8');
+    assert.match(page, /^\.TH APPIMAGE-KEEPER 1 /);
+    assert.equal(page, await readFile(join(REPO_ROOT, 'dist', 'appimage-keeper.1'), 'utf8'));
   });
 
   function publishSelf(owner: string, version: string, withTarball: boolean): string | undefined {

@@ -61,7 +61,7 @@ void describe('desktop integration failure during update', () => {
     publishHubRelease(suite.sim, app, '3.0', v3);
     const r3 = await w.cli(['update']);
     assert.equal(r3.code, 0, `${r3.stdout}\n${r3.stderr}`);
-    assert.match(r3.stdout, /updated\s+fragile 2\.0 -> 3\.0/);
+    assert.match(r3.stdout, /updated\s+fragile 2\.0 → 3\.0/);
     assert.match(r3.stdout, /warning: desktop integration failed, kept the previous entry/);
     assert.match(r3.stdout, /1 updated, 0 up to date, 0 rate-limited, 0 failed/);
     assert.equal(sha256(await readFile(installedFile)), sha256(v3));

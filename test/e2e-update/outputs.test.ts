@@ -76,7 +76,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
     await t.test('default listing: only changed apps, the summary counts all', async () => {
       const run = await w.cli(['update']);
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stdout, /^updated\s+alpha 1\.0\.0 -> 2\.0\.0/m);
+      assert.match(run.stdout, /^updated\s+alpha 1\.0\.0 → 2\.0\.0/m);
       assert.doesNotMatch(run.stdout, /beta/);
       assert.match(run.stdout, /1 updated, 1 up to date, 0 rate-limited, 0 failed, 0 skipped/);
     });

@@ -125,7 +125,7 @@ void describe('update: proxied metadata cannot choose the file', () => {
     await publish(suite.sim, app, '3.0.0');
     const human = await w.cli(['update']);
     assert.equal(human.code, 0, human.stderr);
-    assert.match(human.stdout, /updated\s+relayed 2\.0\.0 -> 3\.0\.0.*via proxy/);
+    assert.match(human.stdout, /updated\s+relayed 2\.0\.0 → 3\.0\.0.*via proxy/);
     suite.sim.clearFaults();
     await installedIntact(w, app, '3.0.0');
   });

@@ -135,7 +135,7 @@ void describe('zsync delta updates through update', () => {
     assert.equal(run.code, 0, run.stderr);
     const line = run.stdout.split('\n').find((l) => l.startsWith('updated') && l.includes(app));
     assert.ok(line, run.stdout);
-    assert.match(line, new RegExp(`${V1} -> ${V2}`));
+    assert.match(line, new RegExp(`${V1} → ${V2}`));
     assert.match(line, /\(\d+(\.\d)? kB, delta, \d+% reused\)/);
     assert.doesNotMatch(run.stdout + run.stderr, /warning/i);
     const state = (await world.state()).apps[app]?.installed;

@@ -224,6 +224,17 @@ void describe('zsync fallbacks', () => {
     await assertFellBack(world, run, app, /no \.zsync asset/);
     assert.deepEqual(getsOf(suite.sim, `${v2.path}.zsync`), []);
   });
+
+  void test('the fallback warning is printed once, not live and again in the result', async () => {
+    const app = 'autoonce';
+    const world = await installedV1(app, 'zsync: auto');
+    publishHubRelease(suite.sim, app, V2, suite.fx.v2Small);
+    const run = await world.updateHuman();
+    assert.equal(run.code, 0, run.stderr);
+    const both = `${run.stdout}\n${run.stderr}`;
+    assert.equal(both.split('no .zsync asset').length - 1, 1, both);
+    assert.match(run.stdout, new RegExp(`updated +${app} ${V1} → ${V2}`));
+  });
 });
 
 void describe('verification still judges a zsync result', () => {

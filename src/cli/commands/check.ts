@@ -6,6 +6,7 @@ import { interruptionExitCode } from '../lock-scope.js';
 import type { Output } from '../output.js';
 import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
+import { noRecipesHint } from '../setup-hints.js';
 import { runLocked } from './engine-run.js';
 
 /** `check [APP...]`: latest versions for every app; downloads nothing. */
@@ -25,7 +26,8 @@ export async function checkCommand(
   });
   const summary = summarize(outcomes);
   const lines = outcomes.map((o) => outcomeLine(o, out));
-  lines.push(summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
+  const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
+  lines.push(hint ?? summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
   return {
     exitCode: interruptedExit ?? checkExitCode(outcomes, summary, flags.exitCode === true),
     json: {
@@ -44,6 +46,7 @@ export async function checkCommand(
         ...(o.held ? { held: true } : {}),
       })),
       summary: summaryJson(summary),
+      ...(hint ? { hint } : {}),
     },
     human: lines.join('\n'),
   };

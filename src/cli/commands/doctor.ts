@@ -3,6 +3,7 @@ import { runDoctor } from '../../ops/doctor/run-doctor.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
 import { termMessage } from '../terminal-text.js';
+import { countOf } from '../../core/plural.js';
 
 /** Flags of `doctor`. */
 export interface DoctorFlags {
@@ -28,7 +29,7 @@ export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlag
   const failed = checks.filter((ch) => ch.status === 'fail').length;
   const warned = checks.filter((ch) => ch.status === 'warn').length;
   lines.push(
-    `${checks.length} checks: ${checks.length - failed - warned} ok, ${warned} warnings, ${failed} failed`,
+    `${countOf(checks.length, 'check')}: ${checks.length - failed - warned} ok, ${countOf(warned, 'warning')}, ${failed} failed`,
   );
   return {
     exitCode: failed ? 1 : 0,

@@ -13,6 +13,31 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { CommandResult } from '../result.js';
 
+const STRATEGIES = ['forge', 'direct', 'script'] as const;
+
+// Names people reach for from other tools (gh, AppImageUpdate, Topgrade) and the strategy that covers them.
+const STRATEGY_ALIASES: Record<string, { use: (typeof STRATEGIES)[number]; why: string }> = {
+  github: { use: 'forge', why: 'GitHub releases are the forge strategy' },
+  gitlab: { use: 'forge', why: 'GitLab releases are the forge strategy' },
+  gitea: { use: 'forge', why: 'Gitea and Forgejo releases are the forge strategy' },
+  forgejo: { use: 'forge', why: 'Forgejo releases are the forge strategy' },
+  codeberg: { use: 'forge', why: 'Codeberg releases are the forge strategy' },
+  url: { use: 'direct', why: 'a fixed download URL is the direct strategy' },
+  http: { use: 'direct', why: 'a fixed download URL is the direct strategy' },
+  shell: { use: 'script', why: 'a resolver script is the script strategy' },
+};
+
+/** Parses `init --strategy`: one of forge, direct, script; a forge or URL word gets the right name as a hint. */
+export function parseStrategyFlag(value: string): string {
+  if ((STRATEGIES as readonly string[]).includes(value)) return value;
+  const alias = STRATEGY_ALIASES[value.toLowerCase()];
+  throw new UsageError('USAGE', `unknown strategy "${value}"`, {
+    hint: alias
+      ? `use --strategy ${alias.use}: ${alias.why}`
+      : `use --strategy ${STRATEGIES.join(', --strategy ')}`,
+  });
+}
+
 /** Options of `init`. */
 export interface InitOptions {
   global?: boolean;
@@ -67,7 +92,7 @@ export async function initCommand(ctx: Context, opts: InitOptions): Promise<Comm
       });
     }
     if (strategy !== 'forge' && strategy !== 'direct' && strategy !== 'script') {
-      throw new UsageError('USAGE', '--strategy must be forge, direct or script');
+      throw new UsageError('USAGE', 'init --app needs --strategy forge, direct or script');
     }
     const dir = join(paths.appsDir, name);
     await mkdir(dir, { recursive: true });
@@ -82,6 +107,9 @@ export async function initCommand(ctx: Context, opts: InitOptions): Promise<Comm
       written.push(script);
     }
   }
-  const human = written.map((f) => `wrote ${f}`).join('\n');
+  const lines = written.map((f) => `wrote ${f}`);
+  if (opts.app !== undefined)
+    lines.push(`next: replace the placeholders in it, then run: appimage-keeper validate ${opts.app}`);
+  const human = lines.join('\n');
   return { exitCode: 0, json: { command: 'init', written }, human };
 }

@@ -10,6 +10,7 @@ import { renderEvent } from '../output.js';
 import { outcomeLine, summaryLine } from '../render-outcomes.js';
 import type { CommandResult } from '../result.js';
 import { formatBytes } from '../table.js';
+import { noRecipesHint } from '../setup-hints.js';
 import { interruptionExitCode } from '../lock-scope.js';
 import { runLocked } from './engine-run.js';
 import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
@@ -94,8 +95,11 @@ export async function updateCommand(
     .filter((o) => listed(o, showAll, flags.dryRun === true, out.quiet))
     .map((o) => outcomeLine(o, out));
   const changed = summary.updated + summary.failed + summary.interrupted > 0;
+  const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
   // --quiet from a timer: nothing at all when nothing changed (a rate limit is not a change).
-  if (!(out.quiet && !changed))
+  if (hint) {
+    if (!out.quiet) lines.push(hint);
+  } else if (!(out.quiet && !changed))
     lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
   if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));
   return {
@@ -130,6 +134,7 @@ export async function updateCommand(
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),
+      ...(hint ? { hint } : {}),
       ...(self ? { self_update: selfUpdateJson(self) } : {}),
     },
     human: lines.join('\n'),

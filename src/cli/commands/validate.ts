@@ -3,6 +3,7 @@ import type { Context } from '../../core/context.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Output } from '../output.js';
 import type { CommandResult } from '../result.js';
+import { noRecipesHint } from '../setup-hints.js';
 import { errorJson, messageText } from '../render-error.js';
 import { termMessage, termPath, termText } from '../terminal-text.js';
 
@@ -32,7 +33,7 @@ export async function validateCommand(ctx: Context, out: Output, names: string[]
   // Nothing below apps/ is passed over silently.
   for (const s of ws.skipped)
     lines.push(`${out.c.yellow('skip')} ${termPath(s.path)}: ${termMessage(s.reason)}`);
-  if (apps.length === 0) lines.push(`no recipes in ${termPath(ws.paths.appsDir)}`);
+  if (apps.length === 0) lines.push(termMessage(noRecipesHint(ws.paths)));
   lines.push(`${apps.length - failed.length} valid, ${failed.length} invalid`);
   return {
     exitCode: failed.length ? 1 : 0,

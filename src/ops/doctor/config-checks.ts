@@ -5,6 +5,7 @@ import { loadWorkspace, type Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { check, type DoctorCheck } from './types.js';
+import { countOf } from '../../core/plural.js';
 
 /** What the config checks learned, for the checks that follow. */
 export interface ConfigFindings {
@@ -88,7 +89,7 @@ export async function configChecks(ctx: Context): Promise<ConfigFindings> {
       ),
     );
   } else {
-    checks.push(check('recipes', 'ok', `${ws.apps.length} recipe${ws.apps.length > 1 ? 's' : ''} valid`));
+    checks.push(check('recipes', 'ok', `${countOf(ws.apps.length, 'recipe')} valid`));
   }
   if (ws.skipped.length) {
     checks.push(

@@ -8,6 +8,7 @@ import { describeError } from '../../core/errors.js';
 import { request } from '../../net/http.js';
 import { parseBoundedJson } from '../../net/json-limits.js';
 import { check, type DoctorCheck } from './types.js';
+import { timeText } from '../../core/time-text.js';
 
 /** One hub API base and the token its requests would carry. */
 interface HubTarget {
@@ -129,7 +130,7 @@ async function probe(ctx: Context, target: HubTarget, suffix: string): Promise<D
     );
     return checks;
   }
-  const resetAt = new Date(budget.reset * 1000).toISOString();
+  const resetAt = timeText(new Date(budget.reset * 1000));
   const text = `${budget.remaining} of ${budget.limit} requests left, resets at ${resetAt}`;
   if (budget.remaining === 0)
     checks.push(

@@ -7,6 +7,7 @@ import { markOf } from '../../install/desktop-target.js';
 import { StateStore } from '../../state/store.js';
 import type { AppState, StateData } from '../../state/types.js';
 import { check, type DoctorCheck } from './types.js';
+import { countOf } from '../../core/plural.js';
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -55,7 +56,7 @@ async function loadState(ctx: Context): Promise<{ data: StateData | undefined; c
         'state',
         'ok',
         present
-          ? `${ctx.paths.stateFile} is readable (${n} app${n === 1 ? '' : 's'})`
+          ? `${ctx.paths.stateFile} is readable (${countOf(n, 'app')})`
           : 'no state yet: nothing installed',
       ),
     };

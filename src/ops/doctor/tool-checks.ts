@@ -6,6 +6,7 @@ import type { Context } from '../../core/context.js';
 import { findProgram } from '../find-program.js';
 import { appSettingsOrGlobal } from './dir-checks.js';
 import { check, type DoctorCheck } from './types.js';
+import { countOf } from '../../core/plural.js';
 
 function trimDir(dir: string): string {
   return resolve(dir).replace(/\/+$/, '') || '/';
@@ -40,7 +41,7 @@ export async function toolChecks(
         check(
           'scripts',
           'fail',
-          `bash is not on PATH; ${scripts.length} script recipe(s) need it`,
+          `bash is not on PATH; ${countOf(scripts.length, 'script recipe')} need${scripts.length === 1 ? 's' : ''} it`,
           'install bash',
         ),
       );
@@ -54,7 +55,9 @@ export async function toolChecks(
         ),
       );
     } else {
-      checks.push(check('scripts', 'ok', `${scripts.length} resolver script(s) present; bash at ${bash}`));
+      checks.push(
+        check('scripts', 'ok', `${countOf(scripts.length, 'resolver script')} present; bash at ${bash}`),
+      );
     }
   }
 

@@ -17,6 +17,9 @@ const SHORTHANDS: Record<string, number> = {
   monthly: 30 * 86_400,
 };
 
+/** `--every` values shell completion offers (any `OnCalendar=` expression is accepted too). */
+export const INTERVAL_SUGGESTIONS: readonly string[] = [...Object.keys(SHORTHANDS), '6h', '12h', '30m'];
+
 /** An hour of jitter at most: enough to spread many machines, small enough to feel "daily". */
 const MAX_DELAY_SEC = 3600;
 /** Delay for a raw OnCalendar expression, whose period we do not try to compute. */

@@ -10,6 +10,7 @@ import { KeeperError } from '../../core/errors.js';
 import { resolveApp } from '../../strategy/resolve.js';
 import { createMemoryResolverStore } from '../../strategy/memory-store.js';
 import type { Resolution } from '../../strategy/types.js';
+import { timeText } from '../../core/time-text.js';
 
 /** Name under which the tool's own release is resolved and reported. */
 export const SELF_NAME = 'appimage-keeper';
@@ -40,7 +41,7 @@ export function createSelfResolver(ctx: Context, signal: AbortSignal): SelfResol
       const outcome = await resolveApp(settings, { ctx, store, memo, signal });
       if (outcome.kind === 'rate_limited') {
         throw new KeeperError('SELF_UPDATE_RATE_LIMITED', `${outcome.host}: ${outcome.message}`, {
-          hint: `try again after ${outcome.retryAt.toISOString()}, or set a hub token`,
+          hint: `try again after ${timeText(outcome.retryAt)}, or set a hub token`,
         });
       }
       return outcome.resolution;

@@ -1,0 +1,58 @@
+import type { Command, CommanderError } from 'commander';
+import { didYouMean } from '../config/did-you-mean.js';
+import { ExitCode } from '../core/errors.js';
+import type { Invocation } from './main.js';
+import type { CommandResult } from './result.js';
+import { guardTerminal } from './terminal-text.js';
+
+/**
+ * What the program does when no subcommand matched: `help [command]`, an unknown command (with a
+ * suggestion), a lone `-v` (the version, as npm does), or nothing at all (usage error: the help on
+ * stderr, or one JSON document with --json instead of commander's "(outputHelp)").
+ */
+export function attachRootAction(program: Command, inv: Invocation, version: () => CommandResult): void {
+  program.allowExcessArguments().action((_opts: unknown, cmd: Command) => {
+    const [word, topic] = cmd.args;
+    if (word === 'help') {
+      // `help [command]`: commander's implicit help command, which a program action would swallow.
+      const sub = program.commands.find((c) => c.name() === topic);
+      (sub ?? program).help();
+    }
+    if (word !== undefined) {
+      const known = program.commands.map((c) => c.name());
+      const near = didYouMean(word, known);
+      program.error(`error: unknown command '${word}'${near ? `\n(Did you mean ${near}?)` : ''}`, {
+        code: 'commander.unknownCommand',
+        exitCode: ExitCode.usage,
+      });
+    }
+    if (cmd.opts<{ verbose?: boolean }>().verbose) {
+      inv.setResult('version', version());
+      return;
+    }
+    if (!inv.globals().json) inv.io.stderr.write(guardTerminal(program.helpInformation()));
+    inv.setResult('appimage-keeper', {
+      exitCode: ExitCode.usage,
+      json: {
+        command: 'appimage-keeper',
+        error: {
+          code: 'USAGE',
+          message: 'no command given',
+          hint: 'run appimage-keeper --help for the commands',
+        },
+      },
+      human: '',
+    });
+  });
+}
+
+/**
+ * A commander usage error as `{ message, hint? }`: commander appends its suggestion to the message
+ * as `(Did you mean --force?)`; JSON readers get it in its own field.
+ */
+export function usageErrorJson(err: CommanderError): { code: string; message: string; hint?: string } {
+  const text = err.message.replace(/^error: /, '');
+  const m = /^([\s\S]*?)\s*\(Did you mean (.+)\?\)\s*$/.exec(text);
+  if (!m) return { code: 'USAGE', message: text.trim() };
+  return { code: 'USAGE', message: (m[1] ?? '').trim(), hint: `did you mean ${m[2] ?? ''}?` };
+}

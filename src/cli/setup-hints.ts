@@ -1,0 +1,36 @@
+import { stat } from 'node:fs/promises';
+import type { Paths } from '../config/paths.js';
+import { UsageError } from '../core/errors.js';
+
+// Commands that make or do not read a configuration directory. `schedule` manages the timer units
+// named after the directory: removing those of a deleted directory must still work.
+const WITHOUT_CONFIG_DIR = new Set([
+  'init',
+  'completion',
+  'schema',
+  'version',
+  'doctor',
+  'schedule',
+  'appimage-keeper',
+]);
+
+/**
+ * An explicit `--config-dir` that does not exist is a typo far more often than a wish for defaults:
+ * stop with the path instead of reporting `0 updated` from an empty directory.
+ */
+export async function assertConfigDir(paths: Paths, explicit: boolean, command: string): Promise<void> {
+  if (!explicit || WITHOUT_CONFIG_DIR.has(command)) return;
+  const isDir = await stat(paths.configDir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (isDir) return;
+  throw new UsageError('CONFIG_DIR_MISSING', `configuration directory ${paths.configDir} does not exist`, {
+    hint: `check the path, or create it with: appimage-keeper --config-dir ${paths.configDir} init --global`,
+  });
+}
+
+/** What to do when there is no recipe at all: where they are looked for and how to add one. */
+export function noRecipesHint(paths: Paths): string {
+  return `no recipes in ${paths.appsDir}; add one with: appimage-keeper init --app NAME --strategy forge|direct|script`;
+}
