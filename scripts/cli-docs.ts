@@ -18,6 +18,8 @@ const EXIT_CODES: readonly (readonly [string, string])[] = [
   ['1', 'at least one app failed; the others were still handled'],
   ['2', 'usage error: unknown command or flag, bad configuration, unknown app name'],
   ['3', 'another appimage-keeper run holds the lock'],
+  ['10', '`check --exit-code` only: an update is available for an app that is not held'],
+  ['130', 'interrupted by Ctrl-C (SIGINT); 143 for SIGTERM'],
 ];
 
 function md(text: string): string {

@@ -24,10 +24,18 @@ const EXAMPLES: Record<string, readonly Example[]> = {
     ['appimage-keeper list', 'apps, versions, files and desktop integration'],
     ['appimage-keeper --json list', 'the same as one JSON document'],
   ],
+  info: [
+    ['appimage-keeper info obsidian', 'settings (and where each came from), state, last error'],
+    ['appimage-keeper --json info obsidian', 'the same as one JSON document'],
+  ],
+  edit: [
+    ['appimage-keeper edit obsidian', 'open the recipe in $VISUAL or $EDITOR and validate it on save'],
+    ['EDITOR=nano appimage-keeper edit obsidian', 'with another editor'],
+  ],
   check: [
     ['appimage-keeper check', 'which apps have a newer release'],
     ['appimage-keeper check obsidian', 'check one app'],
-    ['appimage-keeper --json check', 'the same as one JSON document'],
+    ['appimage-keeper check --exit-code', 'exit 10 when an update is available (for scripts)'],
   ],
   update: [
     ['appimage-keeper update', 'update every app that has a new release'],
@@ -59,6 +67,19 @@ const EXAMPLES: Record<string, readonly Example[]> = {
   'self-update': [
     ['appimage-keeper self-update', 'update the standalone executable'],
     ['appimage-keeper update --self', 'update the apps, then appimage-keeper'],
+  ],
+  adopt: [
+    ['appimage-keeper adopt ~/Downloads/Obsidian-1.5.3.AppImage', 'manage an AppImage you already have'],
+    ['appimage-keeper adopt --scan ~/Applications', 'plan the adoption of a whole folder'],
+    ['appimage-keeper adopt --scan ~/Applications --yes', 'and carry it out'],
+  ],
+  add: [
+    [
+      'appimage-keeper add https://github.com/obsidianmd/obsidian-releases',
+      'write a recipe for a repository',
+    ],
+    ['appimage-keeper add https://example.org/tool.AppImage --name tool', 'a direct-download recipe'],
+    ['appimage-keeper add https://github.com/owner/repo --install', 'write it and install the app'],
   ],
   schema: [
     ['appimage-keeper schema config > config.schema.json', 'JSON Schema of config.yml'],

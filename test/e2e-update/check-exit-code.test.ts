@@ -22,7 +22,7 @@ void describe('check: held apps and --exit-code', () => {
     await publish(suite.sim, 'ce-app', '2.0.0');
     const plain = await w.cli(['check']);
     assert.equal(plain.code, 0, plain.stderr);
-    assert.match(plain.stdout, /available\s+ce-app 1\.0\.0 -> 2\.0\.0/);
+    assert.match(plain.stdout, /available\s+ce-app 1\.0\.0 → 2\.0\.0/);
     assert.doesNotMatch(plain.stdout, /\(held\)/);
     const flagged = await w.cli(['check', '--exit-code']);
     assert.equal(flagged.code, 10, flagged.stdout + flagged.stderr);
@@ -36,7 +36,7 @@ void describe('check: held apps and --exit-code', () => {
     assert.equal(rolled.code, 0, rolled.stderr);
     const held = await w.cli(['check']);
     assert.equal(held.code, 0, held.stderr);
-    assert.match(held.stdout, /available\s+ce-app 1\.0\.0 -> 2\.0\.0 \(held\)/);
+    assert.match(held.stdout, /available\s+ce-app 1\.0\.0 → 2\.0\.0 \(held\)/);
     const heldJson = await w.cli(['--json', 'check', '--exit-code']);
     assert.equal(heldJson.code, 0, 'a held app is not an update `update` would install');
     assert.equal((heldJson.json as HeldJson | undefined)?.apps[0]?.held, true);

@@ -136,7 +136,7 @@ void describe('npm run sim', () => {
     assert.equal(pub2.code, 0, pub2.out);
     const check = await runCli(['check', '--exit-code'], { env });
     assert.equal(check.code, 10, check.stdout + check.stderr);
-    assert.match(check.stdout, /hello v1\.0\.0 -> v1\.1\.0/);
+    assert.match(check.stdout, /hello v1\.0\.0 → v1\.1\.0/);
 
     const doctor = await runCli<{ checks: { id: string; status: string; message: string }[] }>(
       ['--json', 'doctor', '--online'],
