@@ -30,7 +30,10 @@ const EXAMPLES: Record<string, readonly Example[]> = {
   ],
   edit: [
     ['appimage-keeper edit obsidian', 'open the recipe in $VISUAL or $EDITOR and validate it on save'],
-    ['EDITOR=nano appimage-keeper edit obsidian', 'with another editor'],
+    [
+      'appimage-keeper --config-dir ~/dotfiles/appimage-keeper edit obsidian',
+      'a recipe of another configuration',
+    ],
   ],
   check: [
     ['appimage-keeper check', 'which apps have a newer release'],

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import type { ConfigIssue } from '../core/errors.js';
 import { resolveScriptPath } from './recipe-checks.js';
 import { PLACEHOLDERS } from './templates.js';
@@ -8,12 +9,23 @@ import { issueAt, type YamlFile } from './yaml-file.js';
 const SCRIPT_SCAN_BYTES = 64 * 1024;
 
 async function scriptHead(file: string): Promise<string> {
-  const fh = await open(file, 'r').catch(() => undefined);
+  // Only a regular file is read (a directory or FIFO is the script-path check's to report), and
+  // without blocking, so a FIFO swapped in meanwhile cannot hang validate.
+  if (
+    !(await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    return '';
+  const fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
   if (!fh) return '';
   try {
     const buf = Buffer.alloc(SCRIPT_SCAN_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return buf.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return '';
   } finally {
     await fh.close();
   }

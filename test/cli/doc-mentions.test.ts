@@ -82,7 +82,10 @@ function mentionsIn(file: string, snippet: string): Mention[] {
     const flags: string[] = [];
     let command: string | undefined;
     for (let i = 0; i < tokens.length; i++) {
-      const t = (tokens[i] ?? '').replace(/^\[/, '');
+      const raw = tokens[i] ?? '';
+      // `[global flags]`, `[APP...]`: a bracketed word that is not a flag is a placeholder.
+      if (raw.startsWith('[') && !raw.startsWith('[-')) continue;
+      const t = raw.replace(/^\[/, '');
       if (t === '' || STOP.test(t) || t === 'appimage-keeper') break;
       if (t.startsWith('-')) {
         const flag = t.replace(/[=\]),.].*$/, '');

@@ -142,7 +142,7 @@ void describe('app names: any one line of text, one file-name rule', () => {
     assert.match(appFileName('日本語'), /^app-[0-9a-f]{8}$/);
     assert.notEqual(appFileName('日本語'), appFileName('中文'));
     assert.equal(renderFileName('{name}-{version}.AppImage', 'My App', '1.0'), 'My_App-1.0.AppImage');
-    assert.equal(tempPrefix('My App'), '.appimage-keeper-My_App-');
+    assert.equal(tempPrefix('My App'), '.appimage-keeper~My_App~');
     assert.equal(ourName('My App'), 'appimage-keeper-My_App');
   });
 
