@@ -4,94 +4,26 @@
  * version intact and runnable, names the error and exits 1.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Sim } from '../../sim/index.js';
-import { createTestCa, type LeafIdentity, type TestCa } from '../helpers/attest-ca.js';
-import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
+import { describe, test } from 'node:test';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease } from '../helpers/hub-release.js';
 import { appOf } from '../helpers/json-output.js';
 import { execInstalled } from '../helpers/run-program.js';
-import { sha256 } from '../helpers/sha256.js';
-import { makeSimWorld, type SimWorld } from '../helpers/sim-world.js';
-import { useSimSuite } from '../helpers/sim-suite.js';
-import { runCli, type CliRun } from '../helpers/run-cli.js';
-import { disposeTestHooksCli, testHooksCli } from '../helpers/test-hooks-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import type { UpdateJson } from '../helpers/update-json.js';
+import {
+  TOKEN,
+  ca,
+  suite,
+  workflow,
+  provenanceOf,
+  installedV1,
+  assertKeptV1,
+  attestationRequests,
+  type ListJson,
+} from './harness.js';
 
-const BUILD = 'https://slsa.dev/provenance/v1';
 const RELEASE = 'https://in-toto.io/attestation/release/v0.1';
-const TOKEN = 'ghp_provenanceTestToken';
-
-/** The part of `list --json` these tests read. */
-interface ListJson {
-  apps: { name: string; provenance: Record<string, unknown> | null }[];
-}
-
-let ca: TestCa;
-let cliPath: string;
-
-before(async () => {
-  ca = createTestCa();
-  cliPath = await testHooksCli();
-});
-after(async () => {
-  ca.dispose();
-  await disposeTestHooksCli();
-});
-
-const suite = useSimSuite(
-  (sim: Sim, configLines: string[] = []) =>
-    makeSimWorld(sim, {
-      configLines,
-      cli: {
-        path: cliPath,
-        env: { APPIMAGE_KEEPER_TEST_TRUSTED_ROOT: ca.trustedRootFile, HUB_TOKEN: TOKEN },
-      },
-    }),
-  disposeFixtureAppImages,
-);
-
-function workflow(app: string, owner = 'e2e'): LeafIdentity {
-  return {
-    san: `https://github.com/${owner}/${app}/.github/workflows/release.yml@refs/tags/2.0.0`,
-    sourceRepository: `https://github.com/${owner}/${app}`,
-    sourceCommit: 'c0ffee'.padEnd(40, '0'),
-    sourceRef: 'refs/tags/2.0.0',
-  };
-}
-
-function provenanceOf(hex: string, name?: string) {
-  return { predicateType: BUILD, subject: [{ ...(name ? { name } : {}), digest: { sha256: hex } }] };
-}
-
-/** Installs v1 of `app` with provenance off, then publishes v2; returns v2's digest. */
-async function installedV1(world: SimWorld, app: string, recipeExtra: string[] = []): Promise<string> {
-  const sim = suite.sim;
-  await world.writeForgeRecipe(app, { extra: ['provenance: off', ...recipeExtra] });
-  publishHubRelease(sim, app, '1.0.0', await fixtureAppImage(app, '1.0.0'));
-  const first = await world.run<UpdateJson>(['--json', 'update', app]);
-  assert.equal(first.code, 0, first.stderr);
-  await world.writeForgeRecipe(app, { extra: recipeExtra });
-  const v2 = await fixtureAppImage(app, '2.0.0');
-  publishHubRelease(sim, app, '2.0.0', v2);
-  return sha256(v2);
-}
-
-async function assertKeptV1(world: SimWorld, app: string, run: CliRun<UpdateJson>, code: string) {
-  assert.equal(run.code, 1);
-  const entry = appOf(run, app);
-  assert.equal(entry.status, 'failed');
-  assert.equal(entry.error?.code, code, JSON.stringify(entry.error));
-  const state = await world.readState<{
-    apps: Record<string, { installed: { version: string; file: string } }>;
-  }>('throw');
-  const installed = state.apps[app]?.installed;
-  assert.equal(installed?.version, '1.0.0');
-  assert.equal(await execInstalled(installed.file), `${app} 1.0.0`);
-  return entry;
-}
-
-const attestationRequests = (sim: Sim) => sim.requests.filter((r) => r.path.includes('/attestations/'));
 
 void describe('the published build', () => {
   void test('ignores APPIMAGE_KEEPER_TEST_TRUSTED_ROOT: the test CA stays unknown', async () => {
