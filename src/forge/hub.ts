@@ -9,7 +9,7 @@ import type { ReleaseChoice } from './release-schema.js';
 import { assertHubDownloadUrls, DEFAULT_HUB_WEB } from './proxy-trust.js';
 import { sha256FromDigest } from './release.js';
 import type { ForgeRelease } from './release.js';
-import { hubAuthHeaders } from './token.js';
+import { hubApiHeaders } from './token.js';
 
 const HubAsset = RestAsset.extend({
   digest: z.string().nullish(),
@@ -46,11 +46,7 @@ export async function fetchHubRelease(
   const result = await fetchMetadata(
     {
       url,
-      headers: {
-        accept: 'application/vnd.github+json',
-        'x-github-api-version': '2022-11-28',
-        ...hubAuthHeaders(url, settings),
-      },
+      headers: hubApiHeaders(url, settings),
       credentialsUnder: repo.apiBase,
       conditional: true,
       proxyFor: { owner: repo.owner, repo: repo.repo },

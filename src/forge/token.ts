@@ -16,3 +16,12 @@ export function hubAuthHeaders(url: string, settings: AppSettings): Record<strin
   if (!token || !isUnderBase(url, hubApiBase(settings))) return {};
   return { authorization: `Bearer ${token}` };
 }
+
+/** Every header of a hub REST API request: the media type, the pinned API version and the token rule. */
+export function hubApiHeaders(url: string, settings: AppSettings): Record<string, string> {
+  return {
+    accept: 'application/vnd.github+json',
+    'x-github-api-version': '2022-11-28',
+    ...hubAuthHeaders(url, settings),
+  };
+}

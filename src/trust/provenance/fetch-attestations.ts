@@ -9,7 +9,7 @@ import type { AppSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
 import type { HubRepo } from '../../forge/hub.js';
 import { fetchMetadata } from '../../forge/metadata.js';
-import { hubAuthHeaders } from '../../forge/token.js';
+import { hubApiHeaders } from '../../forge/token.js';
 import { request } from '../../net/http.js';
 import type { ResolveDeps } from '../../strategy/types.js';
 import { ProvenanceError } from './errors.js';
@@ -52,11 +52,7 @@ export async function listAttestations(
     result = await fetchMetadata(
       {
         url,
-        headers: {
-          accept: 'application/vnd.github+json',
-          'x-github-api-version': '2022-11-28',
-          ...hubAuthHeaders(url, settings),
-        },
+        headers: hubApiHeaders(url, settings),
         credentialsUnder: repo.apiBase,
         conditional: false,
         what: `attestations of sha256:${hex} in ${repo.owner}/${repo.repo}`,
