@@ -8,17 +8,11 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI_DOC_PATH, renderCliDocs, renderManPage } from '../../scripts/cli-docs.js';
 import { describeProgram } from '../../src/cli/main.js';
+import { runDocScript } from '../helpers/doc-script.js';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 
-const SCRIPT = join(REPO_ROOT, 'scripts', 'cli-docs.ts');
-
 function runDocs(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { status: r.status, stderr: r.stderr };
+  return runDocScript('cli-docs.ts', args);
 }
 
 void describe('docs/cli.md', () => {

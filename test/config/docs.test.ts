@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,16 +6,10 @@ import { describe, test } from 'node:test';
 import { GLOBAL_FIELDS } from '../../src/config/fields.js';
 import { RECIPE_FIELDS, STRATEGY_KEYS } from '../../src/config/recipe-fields.js';
 import { DOC_PATH, renderConfigDocs } from '../../scripts/config-docs.js';
-import { REPO_ROOT } from '../helpers/run-cli.js';
-
-const SCRIPT = join(REPO_ROOT, 'scripts', 'config-docs.ts');
+import { runDocScript } from '../helpers/doc-script.js';
 
 function runDocs(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  });
-  return { status: r.status, stderr: r.stderr };
+  return runDocScript('config-docs.ts', args);
 }
 
 void describe('docs/configuration.md', () => {

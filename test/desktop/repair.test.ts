@@ -9,18 +9,7 @@ import { parseDesktopEntry, serializeDesktopEntry } from '../../src/appimage/des
 import { repairDesktopEntry } from '../../src/install/desktop-repair.js';
 import { rewriteDesktopEntry } from '../../src/install/desktop-rewrite.js';
 import { tempDir } from '../appimage/helpers.js';
-
-/** A small deterministic PRNG (mulberry32) so a failure names a reproducible seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const MAIN_LINES = [
   'Type=Application',
@@ -105,7 +94,7 @@ void describe('desktop entry repair', () => {
     const files: string[] = [];
     let refused = 0;
     for (let seed = 1; seed <= 400; seed++) {
-      const text = randomEntry(rng(seed));
+      const text = randomEntry(seededRandom(seed));
       const entry = parseDesktopEntry(text);
       const repaired = repairDesktopEntry(entry, 'app', []);
       if (!repaired.ok) {

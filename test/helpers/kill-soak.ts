@@ -15,6 +15,7 @@ import { startCli } from './run-cli.js';
 import { sha256 } from './sha256.js';
 import { makeSimWorld, type SimWorld } from './sim-world.js';
 import { tempFiles } from './temp-files.js';
+import { seededRandom } from './seeded-random.js';
 
 /** Where a trial aims its kill. */
 export const SOAK_PHASES = ['download', 'verify', 'rename', 'desktop', 'state'] as const;
@@ -64,18 +65,6 @@ interface StateJson {
   >;
 }
 
-/** A small seeded PRNG (mulberry32), so a soak can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function empty(): SoakFigures {
   return { trials: 0, killed: 0, corruptInstalls: 0, lostPrevious: 0, notConverged: 0 };
 }
@@ -85,7 +74,7 @@ export async function runKillSoak(
   sim: Sim,
   opts: { trials: number; seed?: number; log?: (line: string) => void },
 ): Promise<SoakResult> {
-  const random = prng(opts.seed ?? 1);
+  const random = seededRandom(opts.seed ?? 1);
   const world = await makeSimWorld(sim, { configLines: ['stall_timeout: 5', 'keep_previous: true'] });
   const result: SoakResult = {
     total: empty(),
