@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseInterval } from '../../src/ops/schedule/interval.js';
-import { renderUnits, systemdQuote } from '../../src/ops/schedule/units.js';
+import { renderUnits } from '../../src/ops/schedule/units.js';
+import { systemdQuote } from '../../src/ops/schedule/unit-words.js';
 import { CLI_PATH, runCli } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { fakeProgram } from './fake-program.js';
@@ -67,7 +68,7 @@ void describe('timer schedule and unit text', () => {
       const cfg = join(dir, 'my config %h');
       const u = renderUnits(
         'ak-verify',
-        { node: process.execPath, cli: CLI_PATH, configDir: cfg },
+        { program: [process.execPath, CLI_PATH], configDir: cfg },
         parseInterval('6h'),
       );
       assert.match(u.service, /^Type=oneshot$/m);
