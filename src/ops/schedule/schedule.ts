@@ -20,6 +20,7 @@ import {
   type SystemctlAccess,
 } from './systemctl.js';
 import { unitLocation, type UnitLocation } from './unit-location.js';
+import { readUnitFile } from './read-unit-file.js';
 import { readOnCalendar, renderUnits, serviceArgv } from './units.js';
 
 /** What `schedule install` and `schedule remove` did, or left for the user to do. */
@@ -191,7 +192,8 @@ async function systemdStatus(
 /** Installed units, next and last run from the user manager, and the last run's outcome from state. */
 export async function scheduleStatus(ctx: Context): Promise<ScheduleStatus> {
   const loc = unitLocation(ctx.paths, ctx.env);
-  const timerText = await readFile(loc.timerPath, 'utf8').catch(() => undefined);
+  const timer = await readUnitFile(loc.timerPath);
+  const timerText = timer.kind === 'text' ? timer.text : undefined;
   const installed = timerText !== undefined && (await exists(loc.servicePath));
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
   const access = await locateSystemctl(ctx.env);
