@@ -24,7 +24,8 @@ function serviceSettings(text: string): { key: string; value: string; line: numb
   const out: { key: string; value: string; line: number }[] = [];
   let section = '';
   let pending: { text: string; line: number } | undefined;
-  const lines = text.split(/\r?\n/);
+  // systemd ends a line at \n, \r\n or a lone \r; the extra empty line ends a trailing continuation.
+  const lines = [...text.split(/\r\n|\r|\n/), ''];
   for (const [index, raw] of lines.entries()) {
     const current = pending
       ? { text: `${pending.text} ${raw}`, line: pending.line }

@@ -6,13 +6,21 @@
  */
 
 function escapeWord(arg: string, dollar: boolean): string {
-  const escaped = arg.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/%/g, '%%');
+  const escaped = arg
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\n/g, '\\n')
+    // systemd also ends a line at a carriage return; other control characters are escaped for clarity.
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(/%/g, '%%');
   return `"${dollar ? escaped.replace(/\$/g, '$$$$') : escaped}"`;
 }
 
 /**
- * Quotes one ExecStart argument for systemd: double quotes with C escapes, `%` doubled (specifiers)
- * and `$` doubled (variable expansion), so any path survives unchanged.
+ * Quotes one ExecStart argument for systemd: double quotes with C escapes (newline, carriage return
+ * and other control characters too), `%` doubled (specifiers) and `$` doubled (variable
+ * expansion), so any path survives unchanged.
  */
 export function systemdQuote(arg: string): string {
   return escapeWord(arg, true);
