@@ -3,7 +3,7 @@
  * appimage-keeper inside `~/.nvm/versions/node/v20.19.0`, and optionally a stable launcher in
  * `~/.local/bin`, each a real executable that runs the built CLI.
  */
-import { copyFile, link, mkdir, symlink } from 'node:fs/promises';
+import { copyFile, cp, link, mkdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CLI_PATH } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
@@ -15,7 +15,7 @@ export interface NvmHome {
   nvmBin: string;
   /** The node binary inside it (a hard link to, or copy of, this test's node). */
   nvmNode: string;
-  /** The CLI as `npm install -g` under nvm put it (a copy of the built bundle). */
+  /** The CLI as `npm install -g` under nvm put it (a copy of the built dist folder). */
   nvmScript: string;
   /** `~/.local/bin` (empty unless `stableLauncher`). */
   localBin: string;
@@ -37,8 +37,8 @@ export async function makeNvmHome(opts: { stableLauncher: boolean }): Promise<Nv
   const nvmNode = join(nvmBin, 'node');
   await linkOrCopy(process.execPath, nvmNode);
   const nvmScript = join(version, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.mjs');
-  await mkdir(dirname(nvmScript), { recursive: true });
-  await copyFile(CLI_PATH, nvmScript);
+  // The bundle is an entry file plus its chunks and completion scripts: copy the whole folder.
+  await cp(dirname(CLI_PATH), dirname(nvmScript), { recursive: true });
   await symlink(nvmScript, join(nvmBin, 'appimage-keeper'));
   const localBin = join(h.home, '.local', 'bin');
   await mkdir(localBin, { recursive: true });
