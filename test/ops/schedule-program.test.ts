@@ -13,7 +13,7 @@ import { makeNvmHome, type NvmHome } from './nvm-home.js';
 interface InstallJson {
   exec_start: string[];
   program_kind: string;
-  service_path: string | null;
+  environment_path: string | null;
   warnings: string[];
   hint: string | null;
 }
@@ -82,7 +82,7 @@ void describe('schedule install under a Node version manager', () => {
     assert.ok(!service.includes('.nvm'), service);
     assert.match(service, new RegExp(`^ExecStart="${launcher}" "--quiet" "update"$`, 'm'));
     // The launcher is `#!/usr/bin/env node`: the unit carries this shell's PATH without nvm's bin.
-    const unitPath = r.json?.service_path ?? '';
+    const unitPath = r.json?.environment_path ?? '';
     assert.match(service, /^Environment="PATH=.*"$/m);
     assert.ok(unitPath.split(':').includes(n.localBin), unitPath);
     assert.ok(!unitPath.split(':').includes(n.nvmBin), unitPath);

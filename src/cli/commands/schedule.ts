@@ -125,7 +125,7 @@ export async function scheduleCommand(
       randomized_delay_sec: r.schedule.randomizedDelaySec,
       exec_start: r.execStart,
       program_kind: r.program.kind,
-      service_path: r.program.unitPath ?? null,
+      environment_path: r.program.unitPath ?? null,
       warnings: r.program.warnings,
       hint: r.program.hint ?? null,
     });
