@@ -103,8 +103,7 @@ export async function rollbackApp(
 
   // With a versioned naming_format the restore name may hold someone else's file: keep it.
   const foreignKept = await keepForeignFile(target, current, now);
-  if (foreignKept)
-    warnings.push(`${target} was not installed by appimage-keeper; kept it as ${foreignKept}`);
+  if (foreignKept) warnings.push(`${target} was not installed by appimage-keeper; kept it as ${foreignKept}`);
 
   await mkdir(dirname(keepAt), { recursive: true });
   const stagedCurrent = await ownedTempPath(dirname(keepAt), tempPrefix(name), 'rollback');
