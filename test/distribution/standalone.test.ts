@@ -1,7 +1,7 @@
 /**
  * The standalone executable (`npm run build:standalone`): built once here, then run with a PATH
- * that has no `node` for --version, validate, an update against the sim, and a self-update that
- * replaces a copy of it with a newer release.
+ * that has no `node` for --version, validate, an update against the sim, a timer that runs it, and
+ * a self-update that replaces a copy of it with a newer release.
  */
 import assert from 'node:assert/strict';
 import { access, copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -66,6 +66,32 @@ void describe('standalone executable', () => {
     const app = update.json?.apps[0];
     assert.equal(app?.status, 'updated', update.stdout);
     assert.equal(await execInstalled(app?.path ?? ''), 'hello 1.0.0');
+  });
+
+  void it('schedule install points the timer at the executable alone, and doctor runs it', async () => {
+    const w = await suite.world();
+    const env = { ...w.env, PATH: noNode };
+    const r = await runCli<{ exec_start: string[]; program_kind: string; warnings: string[] }>(
+      ['--json', 'schedule', 'install'],
+      { program: exe, env },
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(r.json?.exec_start, [exe, '--quiet', 'update']);
+    assert.equal(r.json?.program_kind, 'standalone');
+    assert.deepEqual(r.json?.warnings, []);
+    const service = await readFile(
+      join(w.home.root, 'config', 'systemd', 'user', 'appimage-keeper.service'),
+      'utf8',
+    );
+    assert.match(service, new RegExp(`^ExecStart="${exe}" "--quiet" "update"$`, 'm'));
+    assert.doesNotMatch(service, /^Environment=/m, 'a binary needs no PATH');
+    const doctor = await runCli<{ checks: { id: string; status: string; message: string }[] }>(
+      ['--json', 'doctor'],
+      { program: exe, env },
+    );
+    const check = doctor.json?.checks.find((c) => c.id === 'schedule');
+    assert.equal(check?.status, 'ok', doctor.stdout);
+    assert.equal(check?.message, `the timer runs ${exe} (${pkg.version})`);
   });
 
   void it('self-update replaces a copy of itself with the newer release', async () => {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseInterval } from '../../src/ops/schedule/interval.js';
-import { renderUnits, systemdQuote } from '../../src/ops/schedule/units.js';
+import { renderUnits } from '../../src/ops/schedule/units.js';
+import { systemdEnvQuote, systemdQuote } from '../../src/ops/schedule/unit-words.js';
 import { CLI_PATH, runCli } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { fakeProgram } from './fake-program.js';
@@ -59,6 +60,9 @@ void describe('timer schedule and unit text', () => {
   void test('ExecStart arguments survive spaces, quotes, % and $', () => {
     assert.equal(systemdQuote('/home/a b/x'), '"/home/a b/x"');
     assert.equal(systemdQuote('50%$HOME"\\'), '"50%%$$HOME\\"\\\\"');
+    // systemd ends a unit line at a carriage return as well as at a newline.
+    assert.equal(systemdQuote('a\rb\nc\x1bd'), '"a\\x0db\\nc\\x1bd"');
+    assert.equal(systemdEnvQuote('PATH=/a $b/50%'), '"PATH=/a $b/50%%"');
   });
 
   void test('the rendered units pass systemd-analyze verify', async (t) => {
@@ -67,10 +71,15 @@ void describe('timer schedule and unit text', () => {
       const cfg = join(dir, 'my config %h');
       const u = renderUnits(
         'ak-verify',
-        { node: process.execPath, cli: CLI_PATH, configDir: cfg },
+        {
+          program: [process.execPath, CLI_PATH],
+          configDir: cfg,
+          unitPath: `/usr/bin:${join(dir, '50% $x')}`,
+        },
         parseInterval('6h'),
       );
       assert.match(u.service, /^Type=oneshot$/m);
+      assert.ok(u.service.includes(`Environment="PATH=/usr/bin:${join(dir, '50%% $x')}"\n`), u.service);
       assert.ok(
         u.service.includes(
           `ExecStart="${process.execPath}" "${CLI_PATH}" "--config-dir" "${join(dir, 'my config %%h')}" "--quiet" "update"`,

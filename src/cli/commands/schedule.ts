@@ -1,5 +1,3 @@
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import {
@@ -9,7 +7,9 @@ import {
   type ScheduleChange,
   type ScheduleStatus,
 } from '../../ops/schedule/schedule.js';
+import type { ProcessFacts } from '../../ops/self-update/install-kind.js';
 import type { Output } from '../output.js';
+import { processFacts } from '../process-facts.js';
 import type { CommandResult } from '../result.js';
 import { termMessage, termText } from '../terminal-text.js';
 
@@ -18,18 +18,11 @@ export interface ScheduleFlags {
   every?: string;
 }
 
-/** The node binary and CLI script the service should run: this very process's. */
-export function currentProgram(): { node: string; cli: string } {
-  const script = process.argv[1] ?? '';
-  let cli = resolve(script);
-  try {
-    // The npm bin link may be replaced on upgrade; the package's own file stays put.
-    cli = realpathSync(cli);
-  } catch {
-    // Keep the path as given.
-  }
-  return { node: process.execPath, cli };
-}
+const PROGRAM_KIND_TEXT = {
+  standalone: 'the standalone executable',
+  path: 'found on PATH',
+  node: 'this node and script',
+} as const;
 
 function changeLines(out: Output, verb: string, change: ScheduleChange): string[] {
   const { c } = out;
@@ -111,23 +104,30 @@ export async function scheduleCommand(
   out: Output,
   action: string,
   flags: ScheduleFlags,
-  program: { node: string; cli: string } = currentProgram(),
+  facts: ProcessFacts = processFacts(),
 ): Promise<CommandResult> {
   if (flags.every !== undefined && action !== 'install') {
     throw new UsageError('USAGE', '--every only applies to `schedule install`');
   }
   if (action === 'install') {
-    const r = await installSchedule(ctx, { every: flags.every, ...program });
+    const r = await installSchedule(ctx, { every: flags.every, facts });
     const lines = changeLines(out, 'wrote', r);
     lines.splice(
       r.files.length,
       0,
       `runs ${r.schedule.label} (OnCalendar=${r.schedule.onCalendar}, up to ${r.schedule.randomizedDelaySec}s random delay, catches up after downtime)`,
+      `command ${r.execStart.map((a) => termText(a)).join(' ')} (${PROGRAM_KIND_TEXT[r.program.kind]})`,
+      ...r.program.warnings.map((w) => out.c.yellow(`warning: ${termMessage(w)}`)),
+      ...(r.program.hint ? [`  hint: ${termMessage(r.program.hint)}`] : []),
     );
     return changeResult(action, r, lines, {
       on_calendar: r.schedule.onCalendar,
       randomized_delay_sec: r.schedule.randomizedDelaySec,
       exec_start: r.execStart,
+      program_kind: r.program.kind,
+      environment_path: r.program.unitPath ?? null,
+      warnings: r.program.warnings,
+      hint: r.program.hint ?? null,
     });
   }
   if (action === 'remove') {

@@ -1,5 +1,3 @@
-import { realpathSync } from 'node:fs';
-import { isSea } from 'node:sea';
 import { loadWorkspace, type Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { toKeeperError, type KeeperError } from '../../core/errors.js';
@@ -8,6 +6,7 @@ import { REPOSITORY } from '../../core/version.js';
 import { installKindOf, type InstallKind } from '../../ops/self-update/install-kind.js';
 import { selfUpdate, type SelfUpdateResult } from '../../ops/self-update/self-update.js';
 import { withLock } from '../lock-scope.js';
+import { processFacts } from '../process-facts.js';
 import type { Output } from '../output.js';
 import { renderEvent } from '../output.js';
 import { createProgressRenderer } from '../progress.js';
@@ -24,14 +23,7 @@ export interface SelfUpdateFlags {
 
 /** How this process was installed: the standalone executable, an npm install, or a clone. */
 export function runningInstall(): InstallKind {
-  const script = process.argv[1] ?? process.execPath;
-  let real = script;
-  try {
-    real = realpathSync(script);
-  } catch {
-    // keep the path as given
-  }
-  return installKindOf({ sea: isSea(), execPath: process.execPath, script: real });
+  return installKindOf(processFacts());
 }
 
 /** Runs a self-update under the lock; a failure is returned as an error, not thrown. */

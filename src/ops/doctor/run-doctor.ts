@@ -4,6 +4,7 @@ import { dirChecks } from './dir-checks.js';
 import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
+import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
 import { toolChecks } from './tool-checks.js';
 import type { DoctorCheck } from './types.js';
@@ -14,12 +15,13 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
-  const [dirs, tools, state, lock, launch] = await Promise.all([
+  const [dirs, tools, state, lock, launch, schedule] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
     stateChecks(ctx, config.ws),
     lockCheck(ctx),
     launchChecks(ctx, config.ws),
+    scheduleCheck(ctx),
   ]);
   const [stateCheck, ...rest] = state;
   const checks = [
@@ -30,6 +32,7 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     lock,
     ...rest,
     launch,
+    schedule,
   ];
   if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
   return checks;

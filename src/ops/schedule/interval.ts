@@ -66,3 +66,17 @@ export function parseInterval(every: string | undefined): TimerSchedule {
   }
   return { onCalendar: value, randomizedDelaySec: RAW_CALENDAR_DELAY_SEC, label: `OnCalendar=${value}` };
 }
+
+/**
+ * The `--every` value that writes `onCalendar` again (undefined for the default, daily), so a hint
+ * to rerun `schedule install` keeps the user's interval.
+ */
+export function everyFor(onCalendar: string): string | undefined {
+  if (onCalendar === 'daily') return undefined;
+  if (SHORTHANDS[onCalendar] !== undefined) return onCalendar;
+  const hours = /^\*-\*-\* 00\/(\d+):00:00$/.exec(onCalendar)?.[1];
+  if (hours) return `${hours}h`;
+  const minutes = /^\*-\*-\* \*:00\/(\d+):00$/.exec(onCalendar)?.[1];
+  if (minutes) return `${minutes}m`;
+  return onCalendar;
+}

@@ -7,7 +7,9 @@ import { StateStore } from '../../state/store.js';
 import type { RunRecord } from '../../state/types.js';
 import { findProgram } from '../find-program.js';
 import { runProgram } from '../run-program.js';
+import type { ProcessFacts } from '../self-update/install-kind.js';
 import { parseInterval, type TimerSchedule } from './interval.js';
+import { chooseServiceProgram, type ServiceProgram } from './service-program.js';
 import {
   commandLine,
   locateSystemctl,
@@ -18,6 +20,7 @@ import {
   type SystemctlAccess,
 } from './systemctl.js';
 import { unitLocation, type UnitLocation } from './unit-location.js';
+import { readUnitFile } from './read-unit-file.js';
 import { readOnCalendar, renderUnits, serviceArgv } from './units.js';
 
 /** What `schedule install` and `schedule remove` did, or left for the user to do. */
@@ -35,6 +38,8 @@ export interface ScheduleChange {
 export interface ScheduleInstall extends ScheduleChange {
   schedule: TimerSchedule;
   execStart: string[];
+  /** What ExecStart runs, the service's PATH, and warnings when that may break later. */
+  program: ServiceProgram;
 }
 
 /** Timer and service properties reported by the user manager. */
@@ -90,17 +95,19 @@ async function checkCalendar(ctx: Context, schedule: TimerSchedule): Promise<voi
 }
 
 /**
- * Writes the user service and timer for `<node> <cli> [--config-dir DIR] --quiet update`, then
- * reloads and enables the timer through `systemctl --user` when a user bus exists.
+ * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update` (the program
+ * chosen by chooseServiceProgram for the running process `facts`), then reloads and enables the
+ * timer through `systemctl --user` when a user bus exists.
  */
 export async function installSchedule(
   ctx: Context,
-  opts: { every?: string | undefined; node: string; cli: string },
+  opts: { every?: string | undefined; facts: ProcessFacts },
 ): Promise<ScheduleInstall> {
   const schedule = parseInterval(opts.every);
   await checkCalendar(ctx, schedule);
   const loc = unitLocation(ctx.paths, ctx.env);
-  const cmd = { node: opts.node, cli: opts.cli, configDir: loc.configDir };
+  const program = await chooseServiceProgram(opts.facts, ctx.env);
+  const cmd = { program: program.argv, unitPath: program.unitPath, configDir: loc.configDir };
   const units = renderUnits(loc.base, cmd, schedule);
   await mkdir(loc.dir, { recursive: true });
   await writeFileAtomic(loc.servicePath, units.service, 0o644);
@@ -112,6 +119,7 @@ export async function installSchedule(
     files: [loc.servicePath, loc.timerPath],
     schedule,
     execStart: serviceArgv(cmd),
+    program,
     ...done,
   };
 }
@@ -184,7 +192,8 @@ async function systemdStatus(
 /** Installed units, next and last run from the user manager, and the last run's outcome from state. */
 export async function scheduleStatus(ctx: Context): Promise<ScheduleStatus> {
   const loc = unitLocation(ctx.paths, ctx.env);
-  const timerText = await readFile(loc.timerPath, 'utf8').catch(() => undefined);
+  const timer = await readUnitFile(loc.timerPath);
+  const timerText = timer.kind === 'text' ? timer.text : undefined;
   const installed = timerText !== undefined && (await exists(loc.servicePath));
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
   const access = await locateSystemctl(ctx.env);

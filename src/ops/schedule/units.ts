@@ -1,12 +1,14 @@
 import { TOOL_DIR_NAME } from '../../config/paths.js';
 import type { TimerSchedule } from './interval.js';
+import { UNIT_HEADER } from './service-file.js';
+import { systemdEnvQuote, systemdQuote } from './unit-words.js';
 
 /** What the service runs. */
 export interface ServiceCommand {
-  /** Absolute path of the node binary. */
-  node: string;
-  /** Absolute path of the CLI script. */
-  cli: string;
+  /** The program part of ExecStart: the standalone executable, a launcher, or node and the CLI script. */
+  program: readonly string[];
+  /** `Environment=PATH=` of the service, when the program needs one. */
+  unitPath?: string | undefined;
   /** Set when the config dir is not the default one. */
   configDir?: string | undefined;
 }
@@ -19,23 +21,9 @@ export interface UnitFiles {
   timer: string;
 }
 
-/**
- * Quotes one ExecStart argument for systemd: double quotes with C escapes, `%` doubled (specifiers)
- * and `$` doubled (variable expansion), so any path survives unchanged.
- */
-export function systemdQuote(arg: string): string {
-  const escaped = arg
-    .replace(/\\/g, '\\\\')
-    .replace(/"/g, '\\"')
-    .replace(/\n/g, '\\n')
-    .replace(/%/g, '%%')
-    .replace(/\$/g, '$$$$');
-  return `"${escaped}"`;
-}
-
 /** The argv of the scheduled run (what ExecStart executes). */
 export function serviceArgv(cmd: ServiceCommand): string[] {
-  return [cmd.node, cmd.cli, ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []), '--quiet', 'update'];
+  return [...cmd.program, ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []), '--quiet', 'update'];
 }
 
 /** Unit base name: `appimage-keeper`, or `appimage-keeper-<profile>` for a non-default config dir. */
@@ -49,13 +37,15 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
   const timerName = `${base}.timer`;
   const where = cmd.configDir ? ` (${cmd.configDir})` : '';
   const service = [
-    '# Written by `appimage-keeper schedule install`; `appimage-keeper schedule remove` deletes it.',
+    UNIT_HEADER,
     '[Unit]',
     `Description=Update AppImages with appimage-keeper${where}`,
     'Documentation=https://www.npmjs.com/package/appimage-keeper',
     '',
     '[Service]',
     'Type=oneshot',
+    // The user manager does not see the shell's PATH; a script launcher needs it for its interpreter.
+    ...(cmd.unitPath ? [`Environment=${systemdEnvQuote(`PATH=${cmd.unitPath}`)}`] : []),
     `ExecStart=${serviceArgv(cmd).map(systemdQuote).join(' ')}`,
     // A background job: yield the CPU to whatever the user is doing.
     'Nice=10',
@@ -64,7 +54,7 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
     '',
   ].join('\n');
   const timer = [
-    '# Written by `appimage-keeper schedule install`; `appimage-keeper schedule remove` deletes it.',
+    UNIT_HEADER,
     '[Unit]',
     `Description=Run appimage-keeper update ${schedule.label}${where}`,
     '',

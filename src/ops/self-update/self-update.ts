@@ -7,6 +7,7 @@ import semver from 'semver';
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { KeeperError } from '../../core/errors.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import { VERSION } from '../../core/version.js';
 import type { Resolution } from '../../strategy/types.js';
 import { standaloneAssetGlob } from './asset-name.js';
@@ -112,8 +113,4 @@ function isNewer(latest: string, current: string): boolean {
   const c = semver.valid(current);
   if (l && c) return semver.gt(l, c);
   return latest !== current;
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
