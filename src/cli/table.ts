@@ -1,27 +1,23 @@
-/** Lays rows out in aligned columns; the last column is never padded. */
-export function table(rows: string[][], visibleLength: (s: string) => number = stripLength): string {
+import { displayWidth } from './display-width.js';
+
+/** Lays rows out in aligned columns (by terminal cells); the last column is never padded. */
+export function table(rows: string[][]): string {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
+      widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell));
     });
   }
   return rows
     .map((row) =>
       row
         .map((cell, i) =>
-          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)),
+          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell)),
         )
         .join('  ')
         .trimEnd(),
     )
     .join('\n');
-}
-
-// Colour codes take no room on screen.
-function stripLength(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\x1b\[[0-9;]*m/g, '').length;
 }
 
 /** Human size: 1.2 MB style (decimal units, like most download tools). */
