@@ -20,8 +20,8 @@ export function table(rows: string[][]): string {
     .join('\n');
 }
 
-/** Human size: 1.2 MB style (decimal units, like most download tools). */
-export function formatBytes(n: number): string {
+/** Human size: 1.2 MB style (decimal units, like most download tools); `precise`: 1.23 MB. */
+export function formatBytes(n: number, precise = false): string {
   if (n < 1000) return `${n} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
   let v = n;
@@ -30,5 +30,6 @@ export function formatBytes(n: number): string {
     v /= 1000;
     u++;
   }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+  const decimals = precise ? (v < 10 ? 2 : v < 100 ? 1 : 0) : v < 10 ? 1 : 0;
+  return `${v.toFixed(decimals)} ${units[u]}`;
 }

@@ -70,3 +70,70 @@ export function screenLines(raw: string): string[] {
       .split('\n')
   );
 }
+
+/** What the screen showed at one moment: its lines, and when the bytes that drew it arrived. */
+export interface ScreenFrame {
+  at: number;
+  lines: string[];
+}
+
+// One escape sequence (CSI), a CR, a LF, or one printable character.
+// eslint-disable-next-line no-control-regex
+const TOKEN = /\x1b\[([0-9;?]*)([A-Za-z])|\x1b[78]|\r|\n|[^\x1b\r\n]/gu;
+
+/**
+ * Replays terminal output on a minimal screen (cursor up/down/column, clear line, clear below, CR,
+ * LF) and returns the screen as it stood before each line was redrawn (each cursor-up or move to a
+ * column) and at the end: what a person saw, with the arrival time of the bytes that drew it.
+ * Lines keep their places while a redraw goes on, so a frame caught mid-redraw still shows each
+ * line where it is drawn.
+ */
+export function screenFrames(chunks: PtyRun['chunks']): ScreenFrame[] {
+  const lines: string[][] = [[]];
+  const frames: ScreenFrame[] = [];
+  let row = 0;
+  let col = 0;
+  let at = 0;
+  const line = (): string[] => {
+    while (lines.length <= row) lines.push([]);
+    return lines[row] ?? [];
+  };
+  const snap = (): void => {
+    const shown = lines.map((l) => l.join('').trimEnd());
+    const last = frames.at(-1);
+    if (!last || last.lines.join('\n') !== shown.join('\n')) frames.push({ at, lines: shown });
+  };
+  for (const chunk of chunks) {
+    at = chunk.at;
+    for (const m of chunk.text.matchAll(TOKEN)) {
+      const [token, params, command] = m;
+      if (command !== undefined) {
+        const n = Number(params?.replace('?', '') || '0');
+        if (command === 'A' || command === 'G') snap();
+        if (command === 'A') {
+          row = Math.max(0, row - Math.max(1, n));
+        } else if (command === 'B') row += Math.max(1, n);
+        else if (command === 'G') col = Math.max(1, n) - 1;
+        else if (command === 'K') {
+          const l = line();
+          if (n === 0) l.length = Math.min(l.length, col);
+          else if (n === 1) l.fill(' ', 0, col + 1);
+          else l.length = 0;
+        } else if (command === 'J' && n === 0) {
+          line().length = Math.min(line().length, col);
+          lines.length = row + 1;
+        }
+      } else if (token === '\r') col = 0;
+      else if (token === '\n') {
+        row++;
+        line();
+      } else if (!token.startsWith('\x1b')) {
+        const l = line();
+        while (l.length < col) l.push(' ');
+        l[col++] = token;
+      }
+    }
+  }
+  snap();
+  return frames;
+}
