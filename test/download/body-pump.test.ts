@@ -1,4 +1,4 @@
-// The body pump writes in batches for speed, but never lets more than FLUSH_AFTER_MS pass between
+// The body pump writes in batches for speed, but never lets more than PROGRESS_INTERVAL_MS pass between
 // writes while bytes wait: progress (reported after each write) keeps moving on a slow link.
 import assert from 'node:assert/strict';
 import { mkdtemp, open, rm } from 'node:fs/promises';
@@ -7,14 +7,15 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, describe, mock, test } from 'node:test';
 import { Attempt } from '../../src/net/download/attempt.js';
-import { FLUSH_AFTER_MS, pumpBody, type PumpCursor } from '../../src/net/download/body-pump.js';
+import { pumpBody, type PumpCursor } from '../../src/net/download/body-pump.js';
+import { PROGRESS_INTERVAL_MS } from '../../src/net/progress-interval.js';
 
 void describe('body pump: progress on a slow link', () => {
   const dirs: string[] = [];
   after(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
   void test(
-    'bytes are written FLUSH_AFTER_MS after the last write at the latest, not when a batch fills',
+    'bytes are written PROGRESS_INTERVAL_MS after the last write at the latest, not when a batch fills',
     { timeout: 10_000 },
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'ak-pump-'));
@@ -42,7 +43,7 @@ void describe('body pump: progress on a slow link', () => {
 
         body.write(Buffer.alloc(1000, 1));
         await new Promise((r) => setImmediate(r));
-        mock.timers.tick(FLUSH_AFTER_MS - 1);
+        mock.timers.tick(PROGRESS_INTERVAL_MS - 1);
         await new Promise((r) => setImmediate(r));
         assert.deepEqual(writes, [], 'held while the batch may still fill');
         let written = nextWrite();
@@ -50,12 +51,12 @@ void describe('body pump: progress on a slow link', () => {
         await written;
         assert.deepEqual(writes, [1000]);
 
-        // Rare chunks: each is written FLUSH_AFTER_MS after it came, while the body stays open.
+        // Rare chunks: each is written PROGRESS_INTERVAL_MS after it came, while the body stays open.
         for (const size of [3000, 500]) {
           body.write(Buffer.alloc(size, 2));
           await new Promise((r) => setImmediate(r));
           written = nextWrite();
-          mock.timers.tick(FLUSH_AFTER_MS);
+          mock.timers.tick(PROGRESS_INTERVAL_MS);
           await written;
         }
         assert.deepEqual(writes, [1000, 4000, 4500]);

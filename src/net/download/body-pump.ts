@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Attempt } from './attempt.js';
 import { bodyClosedEarly } from './errors.js';
+import { PROGRESS_INTERVAL_MS } from '../progress-interval.js';
 
 // Chunks are gathered and written with one positional writev: fewer syscalls, no copying. Small
 // enough that little is held in memory per connection.
@@ -10,10 +11,6 @@ const FLUSH_BUFFERS = 512;
 // While one write is in flight the socket keeps being read; past this backlog it is paused. A
 // larger backlog bought no speed and, with four connections, held ~60 MB more at peak.
 const MAX_BACKLOG_BYTES = 256 * 1024;
-// At most this long between writes while bytes wait for a batch to fill: progress is reported
-// after each write, and a slow link (256 KiB take 5 s at 50 kB/s) must still show it moving
-// several times a second. Counted from the last write, so bytes after a quiet spell go at once.
-export const FLUSH_AFTER_MS = 100;
 
 /** Where a body goes: positions in the file, advanced as bytes arrive and are written. */
 export interface PumpCursor {
@@ -58,7 +55,9 @@ export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean>
   let finished = false;
   let failure: unknown;
   let settled = false;
-  // Set while bytes wait for their batch; when it fires, they are written as they are.
+  // Progress is reported after each write: while bytes wait for a batch to fill, at most
+  // PROGRESS_INTERVAL_MS pass between writes (a slow link takes seconds to fill 256 KiB).
+  // Counted from the last write, so bytes after a quiet spell are written at once.
   let flushTimer: NodeJS.Timeout | undefined;
   let lastWriteAt = Date.now();
 
@@ -84,7 +83,7 @@ export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean>
       if (writing) return;
       const last = finished || failure !== undefined;
       const batchFull = pendingBytes >= FLUSH_BYTES || pending.length >= FLUSH_BUFFERS;
-      const wait = lastWriteAt + FLUSH_AFTER_MS - Date.now();
+      const wait = lastWriteAt + PROGRESS_INTERVAL_MS - Date.now();
       if (pendingBytes === 0 || (!last && !batchFull && wait > 0)) {
         if (last) settle();
         else if (pendingBytes > 0) flushTimer ??= setTimeout(flushDue, wait);
