@@ -1,7 +1,8 @@
-// Bundles the CLI into one ESM file so the installed tool carries no dependency tree.
+// Bundles the CLI into ESM files (an entry and its chunks) so the installed tool carries no
+// dependency tree.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { commonOptions } from './bundle-options.mjs';
 
 // `--test-hooks --outfile=F` makes the test harness's build (see src/trust/provenance/test-hooks.ts);
@@ -13,27 +14,74 @@ if (testHooks !== (outfile !== undefined)) {
   process.exit(2);
 }
 
+// Bundled CJS dependencies call require(); give them one in ESM.
+const requireShim =
+  "import { createRequire as __akCreateRequire } from 'node:module';\nconst require = __akCreateRequire(import.meta.url);";
+
+if (testHooks) {
+  // One file, no launcher: the harness spawns it directly.
+  await build({
+    ...commonOptions,
+    define: { ...commonOptions.define, __KEEPER_TEST_HOOKS__: 'true' },
+    outfile,
+    format: 'esm',
+    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+  });
+  chmodSync(outfile, 0o755);
+  process.exit(0);
+}
+
+// The published bundle: a small entry (src/cli/launcher.ts, built alone so it loads no chunk) that
+// answers --version and completion itself and imports the rest of the CLI (dist/chunks/cli.mjs)
+// only for other commands; the CLI is split so each command loads its own modules when it runs
+// (docs/decisions.md, "Start-up").
+rmSync('dist/chunks', { recursive: true, force: true });
+rmSync('dist/completions', { recursive: true, force: true });
+const CLI_CHUNK = './chunks/cli.mjs';
 await build({
   ...commonOptions,
-  ...(testHooks ? { define: { ...commonOptions.define, __KEEPER_TEST_HOOKS__: 'true' } } : {}),
-  outfile: outfile ?? 'dist/appimage-keeper.mjs',
+  entryPoints: { 'appimage-keeper': 'src/cli/launcher.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
   format: 'esm',
   sourcemap: 'linked',
-  banner: {
-    // Bundled CJS dependencies call require(); give them one in ESM.
-    js: "#!/usr/bin/env node\nimport { createRequire as __akCreateRequire } from 'node:module';\nconst require = __akCreateRequire(import.meta.url);",
-  },
+  banner: { js: '#!/usr/bin/env node' },
+  plugins: [
+    {
+      name: 'cli-chunk',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/bin\.js$/ }, () => ({ path: CLI_CHUNK, external: true }));
+      },
+    },
+  ],
 });
-chmodSync(outfile ?? 'dist/appimage-keeper.mjs', 0o755);
+chmodSync('dist/appimage-keeper.mjs', 0o755);
+await build({
+  ...commonOptions,
+  entryPoints: { 'chunks/cli': 'src/cli/bin.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  sourcemap: 'linked',
+  banner: { js: requireShim },
+});
 
 // The man page is generated from the same command definitions as --help and docs/cli.md, so it is
-// build output (dist/, installed through package.json's `man` field), never committed. The test
-// harness's build (--test-hooks) needs none.
-if (!testHooks) {
-  const man = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/cli-docs.ts', '--man', 'dist/appimage-keeper.1'],
-    { stdio: 'inherit', timeout: 120_000 },
-  );
-  if (man.status !== 0) throw new Error('scripts/cli-docs.ts --man failed');
-}
+// build output (dist/, installed through package.json's `man` field), never committed.
+// Same for the completion scripts the launcher prints (packagers can install them as they are).
+const docs = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    'scripts/cli-docs.ts',
+    '--man',
+    'dist/appimage-keeper.1',
+    '--completions',
+    'dist/completions',
+  ],
+  { stdio: 'inherit', timeout: 120_000 },
+);
+if (docs.status !== 0) throw new Error('scripts/cli-docs.ts --man --completions failed');

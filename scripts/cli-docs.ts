@@ -1,11 +1,14 @@
 // Generates the command-line reference from the registered commander program: docs/cli.md (committed;
 // `--check` exits 1 when it differs, so it cannot drift) and the man page (`--man FILE`, written into
-// dist/ by `npm run build` and installed through package.json's `man` field).
-import { writeFile } from 'node:fs/promises';
+// dist/ by `npm run build` and installed through package.json's `man` field), and the shell
+// completion scripts the npm bundle's launcher prints (`--completions DIR`, also into dist/).
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import type { CliModel, CommandModel, FlagModel } from '../src/cli/cli-model.js';
+import { completionCommand } from '../src/cli/commands/completion.js';
+import { COMPLETION_FILES } from '../src/cli/fast-answer.js';
 import { describeProgram } from '../src/cli/main.js';
 import { examplesOf } from '../src/cli/help-examples.js';
 import { writeOrCheckDoc } from './generated-doc.js';
@@ -163,13 +166,31 @@ export function renderManPage(model: CliModel = describeProgram()): string {
   return lines.join('\n');
 }
 
+/** Writes each shell's completion script into `dir` under the name the launcher reads it by. */
+async function writeCompletionScripts(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const model = describeProgram();
+  for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
+    // Exactly what `appimage-keeper completion SHELL` prints when the full CLI answers.
+    await writeFile(join(dir, file), `${completionCommand(shell, model).human}\n`);
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const manAt = args.indexOf('--man');
-  if (manAt >= 0) {
-    const target = args[manAt + 1];
-    if (!target) throw new Error('--man needs a file');
-    await writeFile(target, renderManPage());
+  const completionsAt = args.indexOf('--completions');
+  if (manAt >= 0 || completionsAt >= 0) {
+    if (manAt >= 0) {
+      const target = args[manAt + 1];
+      if (!target) throw new Error('--man needs a file');
+      await writeFile(target, renderManPage());
+    }
+    if (completionsAt >= 0) {
+      const dir = args[completionsAt + 1];
+      if (!dir) throw new Error('--completions needs a directory');
+      await writeCompletionScripts(dir);
+    }
     return;
   }
   await writeOrCheckDoc(args, CLI_DOC_PATH, () => renderCliDocs(), {

@@ -4,8 +4,6 @@ import type { EventSink, KeeperEvent } from '../core/events.js';
 import { VERSION } from '../core/version.js';
 import { describeCli, type CliModel } from './cli-model.js';
 import { completionCommand } from './commands/completion.js';
-import { editCommand } from './commands/edit.js';
-import { infoCommand } from './commands/info.js';
 import { finishHelp } from './help-examples.js';
 import { attachRootAction, usageErrorJson } from './root-action.js';
 import { assertConfigDir } from './setup-hints.js';
@@ -13,7 +11,6 @@ import { resolvePaths } from '../config/paths.js';
 import { initCommand, parseStrategyFlag, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
-import { validateCommand } from './commands/validate.js';
 import { createOutput, renderEvent, type Output } from './output.js';
 import { errorJson, errorText } from './render-error.js';
 import { guardTerminal } from './terminal-text.js';
@@ -79,9 +76,10 @@ function buildProgram(inv: Invocation): Command {
     .command('validate')
     .description('check config.yml, secrets.yml and recipes (no network)')
     .argument('[apps...]', 'apps to validate (default: all)')
-    .action(async (apps: string[]) =>
-      inv.setResult('validate', await validateCommand(ctx(), inv.output(), apps)),
-    );
+    .action(async (apps: string[]) => {
+      const { validateCommand } = await import('./commands/validate.js');
+      inv.setResult('validate', await validateCommand(ctx(), inv.output(), apps));
+    });
 
   program
     .command('list')
@@ -96,15 +94,19 @@ function buildProgram(inv: Invocation): Command {
     .command('info')
     .description('show everything known about one app: recipe, settings and their source, state')
     .argument('<app>', 'app to show')
-    .action(async (app: string) => inv.setResult('info', await infoCommand(ctx(), inv.output(), app)));
+    .action(async (app: string) => {
+      const { infoCommand } = await import('./commands/info.js');
+      inv.setResult('info', await infoCommand(ctx(), inv.output(), app));
+    });
 
   program
     .command('edit')
     .description('open an app’s recipe in $VISUAL or $EDITOR and validate it on save')
     .argument('<app>', 'app whose recipe to edit')
-    .action(async (app: string) =>
-      inv.setResult('edit', await editCommand(ctx(), inv.output(), app, { stdin: inv.io.stdin })),
-    );
+    .action(async (app: string) => {
+      const { editCommand } = await import('./commands/edit.js');
+      inv.setResult('edit', await editCommand(ctx(), inv.output(), app, { stdin: inv.io.stdin }));
+    });
 
   program
     .command('schema')

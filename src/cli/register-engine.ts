@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../core/context.js';
-import { checkCommand } from './commands/check.js';
-import { removeCommand, type RemoveFlags } from './commands/remove.js';
-import { updateCommand, type UpdateFlags } from './commands/update.js';
+import type { RemoveFlags } from './commands/remove.js';
+import type { UpdateFlags } from './commands/update.js';
 import type { Invocation } from './main.js';
 
 /** Registers the commands that talk to the network and write state (check, update, remove). */
@@ -13,9 +12,10 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .argument('[apps...]', 'apps to check (default: all)')
     .option('--force', 'send requests even while a rate-limit window is open')
     .option('--exit-code', 'exit 10 when an update is available for an app that is not held')
-    .action(async (apps: string[], flags: { force?: boolean; exitCode?: boolean }) =>
-      inv.setResult('check', await checkCommand(ctx(), inv.output(), apps, flags)),
-    );
+    .action(async (apps: string[], flags: { force?: boolean; exitCode?: boolean }) => {
+      const { checkCommand } = await import('./commands/check.js');
+      inv.setResult('check', await checkCommand(ctx(), inv.output(), apps, flags));
+    });
 
   program
     .command('update')
@@ -28,9 +28,10 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .option('--dry-run', 'show what would be downloaded; write nothing')
     .option('--show-all', 'also list apps that are up to date')
     .option('--self', 'then update appimage-keeper itself (as `self-update`)')
-    .action(async (apps: string[], flags: UpdateFlags) =>
-      inv.setResult('update', await updateCommand(ctx(), inv.output(), apps, flags, inv.setSink)),
-    );
+    .action(async (apps: string[], flags: UpdateFlags) => {
+      const { updateCommand } = await import('./commands/update.js');
+      inv.setResult('update', await updateCommand(ctx(), inv.output(), apps, flags, inv.setSink));
+    });
 
   program
     .command('remove')
@@ -40,7 +41,8 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .argument('[apps...]', 'apps to remove')
     .option('--purge', 'also delete the recipe and forget the app')
     .option('--orphans', 'remove installed apps whose recipe is gone, and leftover temp files')
-    .action(async (apps: string[], flags: RemoveFlags) =>
-      inv.setResult('remove', await removeCommand(ctx(), inv.output(), apps, flags)),
-    );
+    .action(async (apps: string[], flags: RemoveFlags) => {
+      const { removeCommand } = await import('./commands/remove.js');
+      inv.setResult('remove', await removeCommand(ctx(), inv.output(), apps, flags));
+    });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../core/context.js';
-import { adoptCommand, type AdoptFlags } from './commands/adopt.js';
-import { addCommand, type AddFlags } from './commands/add.js';
+import type { AdoptFlags } from './commands/adopt.js';
+import type { AddFlags } from './commands/add.js';
 import type { Invocation } from './main.js';
 
 /** Registers the onboarding commands (adopt, add). */
@@ -17,9 +17,10 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
     .option('--name <name>', 'app name for a single FILE (default: from its desktop entry)')
     .option('--yes', 'with --scan: adopt what the plan shows')
     .option('--dry-run', 'show the plan only; write nothing')
-    .action(async (files: string[], flags: AdoptFlags) =>
-      inv.setResult('adopt', await adoptCommand(ctx(), inv.output(), files, flags)),
-    );
+    .action(async (files: string[], flags: AdoptFlags) => {
+      const { adoptCommand } = await import('./commands/adopt.js');
+      inv.setResult('adopt', await adoptCommand(ctx(), inv.output(), files, flags));
+    });
 
   program
     .command('add')
@@ -28,7 +29,8 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
     .option('--name <name>', 'app name (default: from the repository or file name)')
     .option('--install', 'then install the app (as `update NAME`)')
     .option('--dry-run', 'print the recipe only; write nothing')
-    .action(async (url: string, flags: AddFlags) =>
-      inv.setResult('add', await addCommand(ctx(), inv.output(), url, flags, inv.setSink)),
-    );
+    .action(async (url: string, flags: AddFlags) => {
+      const { addCommand } = await import('./commands/add.js');
+      inv.setResult('add', await addCommand(ctx(), inv.output(), url, flags, inv.setSink));
+    });
 }

@@ -274,7 +274,7 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     type: 'number (bytes)',
     default: 4 * 1024 ** 3,
     description:
-      'Largest AppImage (or ZIP entry holding one) accepted; a bigger announced asset or extracted entry fails the app.',
+      'Largest AppImage (or ZIP entry holding one) accepted; a bigger announced asset or extracted entry fails the app, and a download with no announced size stops failing at this many bytes.',
     aliases: [],
     schema: z
       .number()

@@ -31,7 +31,7 @@ export async function loadRecipe(
 ): Promise<ParsedRecipe> {
   let y: YamlFile;
   try {
-    y = await readYamlFile(location.file);
+    y = readYamlFile(location.file);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError([

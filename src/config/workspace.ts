@@ -31,11 +31,11 @@ export interface Workspace {
  * a broken recipe becomes that app's failed entry and never stops the others.
  */
 export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promise<Workspace> {
-  const config = await loadConfig(paths);
+  const config = loadConfig(paths);
   const secrets = await loadSecrets(paths);
   const global = effectiveGlobal(config.values, paths.configDir, env);
   const warnings = [...secrets.warnings];
-  const { recipes: locations, skipped } = await discoverRecipeFiles(paths.appsDir);
+  const { recipes: locations, skipped } = discoverRecipeFiles(paths.appsDir);
   const apps: AppEntry[] = await Promise.all(
     locations.map(async (loc): Promise<AppEntry> => {
       const seen: { name?: string } = {};

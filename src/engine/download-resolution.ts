@@ -33,6 +33,7 @@ export async function downloadResolution(
     destDir: target.destDir,
     tempPrefix: target.tempPrefix,
     expectedSize: resolution.size,
+    maxBytes: settings.max_asset_size,
     validator: resolution.validator,
     tap: target.tap,
     segmented: settings.segmented_downloads,

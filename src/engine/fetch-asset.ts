@@ -166,6 +166,7 @@ function tryZsync(
       minBytesPerSec: settings.min_rate,
       // A stale or hostile control file is refused before anything is written.
       expectedSize: resolution.size,
+      maxBytes: settings.max_asset_size,
       signal: run.signal,
       onProgress,
     });
@@ -204,6 +205,7 @@ function tryBlockmap(
         seedPath: seedFile,
         seedMap,
         expectedSize: resolution.size,
+        maxBytes: settings.max_asset_size,
         destDir: settings.storage_dir,
         tempPrefix: tempPrefix(settings.name),
         stallTimeoutMs: settings.stall_timeout * 1000,

@@ -101,9 +101,10 @@ export async function placeAppImage(opts: {
 /**
  * A file at `target` that is not the installed file recorded in state (another name, or its
  * SHA-256 differs) was put there by someone else: give it a second, unused name next to it before
- * the target is replaced. Returns that name, or undefined when the target is free or ours.
+ * the target is replaced (by an update or a rollback). Returns that name, or undefined when the
+ * target is free or ours.
  */
-async function keepForeignFile(
+export async function keepForeignFile(
   target: string,
   old: ReplacedFile | undefined,
   now: Date,

@@ -48,10 +48,10 @@ export interface AppInfo {
 const SKIP_KEYS = new Set(['name', 'recipeFile', 'recipeDir', 'token', 'hub_token']);
 
 /** Builds the `info` document; the app must have a recipe or a state entry. */
-export async function appInfo(ws: Workspace, store: StateStore, name: string, now: Date): Promise<AppInfo> {
+export function appInfo(ws: Workspace, store: StateStore, name: string, now: Date): AppInfo {
   const entry = ws.apps.find((a) => a.name === name);
   const state = store.app(name) ?? null;
-  const settings = entry?.ok ? await settingsWithSources(ws, entry) : [];
+  const settings = entry?.ok ? settingsWithSources(ws, entry) : [];
   return {
     name,
     recipe: entry ? { file: entry.file, valid: entry.ok, error: entry.ok ? undefined : entry.error } : null,
@@ -62,11 +62,8 @@ export async function appInfo(ws: Workspace, store: StateStore, name: string, no
   };
 }
 
-async function settingsWithSources(
-  ws: Workspace,
-  entry: Extract<AppEntry, { ok: true }>,
-): Promise<SettingInfo[]> {
-  const recipeKeys = await recipeTopKeys(entry.file);
+function settingsWithSources(ws: Workspace, entry: Extract<AppEntry, { ok: true }>): SettingInfo[] {
+  const recipeKeys = recipeTopKeys(entry.file);
   const fromConfig = new Set(
     Object.entries(ws.config.values)
       .filter(([, v]) => v !== undefined)
@@ -98,10 +95,10 @@ async function settingsWithSources(
 }
 
 // The recipe's own top-level keys, branded aliases mapped to their canonical names.
-async function recipeTopKeys(file: string): Promise<Set<string>> {
+function recipeTopKeys(file: string): Set<string> {
   const aliases = aliasMap(GLOBAL_FIELDS);
   try {
-    const y = await readYamlFile(file);
+    const y = readYamlFile(file);
     const data = y.data && typeof y.data === 'object' ? (y.data as Record<string, unknown>) : {};
     return new Set(
       Object.entries(data)

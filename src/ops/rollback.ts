@@ -7,7 +7,7 @@ import { integrateStep, type IntegrateTarget } from '../engine/integrate-step.js
 import { deleteManagedFile } from '../install/managed-delete.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../net/download/index.js';
-import { previousPath } from '../install/place.js';
+import { keepForeignFile, previousPath } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import type { StateStore } from '../state/store.js';
@@ -100,6 +100,11 @@ export async function rollbackApp(
   const currentPresent = await exists(current.file);
   if (!currentPresent)
     warnings.push(`the installed file ${current.file} was missing; there is no version to roll forward to`);
+
+  // With a versioned naming_format the restore name may hold someone else's file: keep it.
+  const foreignKept = await keepForeignFile(target, current, now);
+  if (foreignKept)
+    warnings.push(`${target} was not installed by appimage-keeper; kept it as ${foreignKept}`);
 
   await mkdir(dirname(keepAt), { recursive: true });
   const stagedCurrent = await ownedTempPath(dirname(keepAt), tempPrefix(name), 'rollback');

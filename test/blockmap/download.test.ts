@@ -180,6 +180,12 @@ void describe('blockmapDownload against the sim', () => {
     assert.equal(rangesAsked(sim, path).length, 2);
   });
 
+  void test('a block map describing more than max_asset_size: BLOCKMAP_TARGET_TOO_LARGE before any chunk', async () => {
+    const err = await expectCode(run(v1, { maxBytes: v2.length - 1 }), 'BLOCKMAP_TARGET_TOO_LARGE');
+    assert.match(err.message, new RegExp(`${v2.length} bytes, over max_asset_size`));
+    assert.equal(rangesAsked(sim, path).length, 2, 'only the block map was read');
+  });
+
   void test('a server that answers multi-range requests with one part: still exact', async () => {
     const seed = Buffer.from(v1);
     for (const at of [10_000, 400_000, 1_200_000]) seed[at] = seed[at]! ^ 0xff;

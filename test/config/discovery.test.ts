@@ -15,7 +15,7 @@ async function put(file: string, text: string): Promise<void> {
 void describe('recipe discovery', () => {
   void test('a missing apps/ directory means no recipes', () =>
     withHome(async (h) => {
-      assert.deepEqual(await discoverRecipes(h.appsDir), []);
+      assert.deepEqual(discoverRecipes(h.appsDir), []);
       assert.deepEqual((await load(h)).apps, []);
     }));
 
@@ -32,7 +32,7 @@ void describe('recipe discovery', () => {
       await put(join(h.appsDir, 'README.md'), '# notes\n');
       await put(join(h.appsDir, 'folder', 'resolver.sh'), '#!/bin/bash\n');
 
-      const found = await discoverRecipes(h.appsDir);
+      const found = discoverRecipes(h.appsDir);
       assert.deepEqual(
         found.map((r) => [r.id, r.layout, r.file.slice(h.appsDir.length + 1)]),
         [

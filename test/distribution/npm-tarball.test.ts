@@ -16,6 +16,7 @@ import { pkg } from '../../scripts/bundle-options.mjs';
 import { CLI_PATH, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { sha256 } from '../helpers/sha256.js';
 import { makeSimWorld } from '../helpers/sim-world.js';
+import { makeTmpHome } from '../helpers/tmp-home.js';
 import { useSimSuite } from '../helpers/sim-suite.js';
 
 interface PackResult {
@@ -61,16 +62,26 @@ void describe('release tarball', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  void it('is appimage-keeper-<version>.tgz holding the bundled CLI, its man page and nothing else', () => {
+  void it('is appimage-keeper-<version>.tgz holding the bundled CLI, its man page, completions and nothing else', () => {
     assert.equal(pack.filename, `appimage-keeper-${pkg.version}.tgz`);
     const files = pack.files.map((f) => f.path).sort();
-    assert.deepEqual(files, [
-      'README.md',
-      'dist/appimage-keeper.1',
-      'dist/appimage-keeper.mjs',
-      'dist/appimage-keeper.mjs.map',
-      'package.json',
-    ]);
+    // The CLI's chunks have content-hashed names; each is an ES module with its source map.
+    const chunks = files.filter((f) => f.startsWith('dist/chunks/'));
+    assert.ok(chunks.includes('dist/chunks/cli.mjs'), 'the CLI the launcher imports');
+    for (const c of chunks) assert.match(c, /^dist\/chunks\/[\w-]+\.mjs(\.map)?$/);
+    assert.deepEqual(
+      files.filter((f) => !chunks.includes(f)),
+      [
+        'README.md',
+        'dist/appimage-keeper.1',
+        'dist/appimage-keeper.mjs',
+        'dist/appimage-keeper.mjs.map',
+        'dist/completions/_appimage-keeper',
+        'dist/completions/appimage-keeper.bash',
+        'dist/completions/appimage-keeper.fish',
+        'package.json',
+      ],
+    );
   });
 
   void it('installs offline into a prefix with no dependency tree, and the binary runs', async () => {
@@ -79,6 +90,21 @@ void describe('release tarball', () => {
     const r = await runCli(['--version'], { program: join(prefix, 'bin', 'appimage-keeper'), env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${pkg.version}\n`);
+    // A command the launcher hands on: the installed chunks load (in a HOME of our own).
+    const home = await makeTmpHome();
+    try {
+      await home.writeRecipe(
+        'krita',
+        'name: krita\nstrategy:\n  strategy: direct\n  url: https://dl.test/k.AppImage\n',
+      );
+      const list = await runCli(['list', '--names'], {
+        program: join(prefix, 'bin', 'appimage-keeper'),
+        env: home.env,
+      });
+      assert.deepEqual([list.code, list.stdout], [0, 'krita\n'], list.stderr);
+    } finally {
+      await home.cleanup();
+    }
   });
 
   void it('installs the man page where man finds it', async () => {

@@ -46,6 +46,62 @@ void describe('download: announced size and minimum rate', () => {
     }
   });
 
+  void test('with no announced size, a chunked body stops at maxBytes and fails ASSET_TOO_LARGE', async () => {
+    // A direct link with no size anywhere: only max_asset_size bounds what is written.
+    const url = b.sim.putAsset('/dl/unbounded.AppImage', { size: 64 * 1024 * 1024, seed: 6 });
+    b.sim.fault('/dl/unbounded.AppImage', { chunked: true });
+    let most = 0;
+    try {
+      await assert.rejects(
+        download(
+          request(b.dir, url, {
+            maxBytes: 100_000,
+            onProgress: (received) => {
+              most = Math.max(most, received);
+            },
+          }),
+        ),
+        (err: Error & { code?: string; hint?: string }) => {
+          assert.equal(err.code, 'ASSET_TOO_LARGE');
+          assert.match(err.message, /runs past max_asset_size \(100000 bytes\)/);
+          return true;
+        },
+      );
+      assert.ok(most <= 100_000, `wrote ${most} bytes past a bound of 100000`);
+      assert.deepEqual(await listDir(b.dir), []);
+      // At exactly the bound it is fine.
+      const exact = b.sim.putAsset('/dl/at-bound.AppImage', { size: 100_000, seed: 7 });
+      b.sim.fault('/dl/at-bound.AppImage', { chunked: true });
+      const r = await download(request(b.dir, exact, { maxBytes: 100_000 }));
+      assert.equal(r.size, 100_000);
+      await rm(r.path);
+    } finally {
+      b.sim.clearFaults();
+    }
+  });
+
+  void test('a Content-Length over maxBytes is refused before the body is read', async () => {
+    const url = b.sim.putAsset('/dl/announced-big.AppImage', { size: 8 * 1024 * 1024, seed: 8 });
+    let most = 0;
+    await assert.rejects(
+      download(
+        request(b.dir, url, {
+          maxBytes: 1024 * 1024,
+          onProgress: (received) => {
+            most = Math.max(most, received);
+          },
+        }),
+      ),
+      (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'ASSET_TOO_LARGE');
+        assert.match(err.message, /server announces 8388608 bytes, over max_asset_size \(1048576\)/);
+        return true;
+      },
+    );
+    assert.equal(most, 0);
+    assert.deepEqual(await listDir(b.dir), []);
+  });
+
   void test('a chunked body of exactly the announced size is fine; a shorter one is short', async () => {
     const url = b.sim.putAsset('/dl/exact.AppImage', { size: ANNOUNCED, seed: 4 });
     b.sim.fault('/dl/exact.AppImage', { chunked: true });

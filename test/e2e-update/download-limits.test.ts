@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { appOf } from '../helpers/json-output.js';
 import { execInstalled } from '../helpers/run-program.js';
 import { tempFiles } from '../helpers/temp-files.js';
@@ -47,6 +49,29 @@ void describe('update: download limits and interruption', { concurrency: true },
     assert.equal(o.error?.code, 'DOWNLOAD_SIZE_MISMATCH');
     assert.match(o.error?.message ?? '', new RegExp(`${v1.body.length} bytes`));
     assert.deepEqual(await tempFiles(w.storageDir), []);
+  });
+
+  void test('a direct link with no size at all is cut off at max_asset_size; v1 keeps working', async () => {
+    const w = await suite.world('manage_desktop_files: false');
+    const path = '/direct/nosize.AppImage';
+    const url = suite.sim.putAsset(path, await fixtureAppImage('nosize', '1.0.0'), { etag: '"v1"' });
+    await w.recipe(
+      'nosize',
+      `name: nosize\nmax_asset_size: 4194304\nstrategy:\n  strategy: direct\n  url: ${url}\n  check_method: etag\n`,
+    );
+    const first = await w.update();
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    // The link now streams 512 MiB without Content-Length (HEAD has none either).
+    suite.sim.putAsset(path, { size: 512 * 1024 * 1024, seed: 11 }, { etag: '"v2"' });
+    suite.sim.fault(path, { chunked: true });
+    const r = await w.update([], 30_000);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const o = appOf(r, 'nosize');
+    assert.equal(o.error?.code, 'ASSET_TOO_LARGE');
+    assert.match(o.error?.message ?? '', /runs past max_asset_size \(4194304 bytes\)/);
+    assert.ok((o.bytes_downloaded ?? 0) <= 4194304, `received ${o.bytes_downloaded} bytes`);
+    assert.deepEqual(await tempFiles(w.storageDir), []);
+    assert.equal(await execInstalled(join(w.storageDir, 'nosize.AppImage')), 'nosize 1.0.0');
   });
 
   void test('a server sending 1 byte per second is a stall under min_rate (DOWNLOAD_TOO_SLOW)', async () => {

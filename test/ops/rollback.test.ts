@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/run-cli.js';
@@ -121,5 +121,36 @@ void describe('rollback, hold and unhold after an update', () => {
     assert.deepEqual(await readFile(installedFile()), v110);
     const list = await cli<{ apps: AppRow[] }>('--json', 'list');
     assert.equal(list.json?.apps[0]?.held, false);
+  });
+});
+
+void describe('rollback with a versioned file name', () => {
+  let s: SimHome;
+  const cli = <T>(...args: string[]) => runCli<T>(args, { env: s.h.env });
+  before(async () => {
+    s = await makeSimHome('', 'naming_format: "{name}-{version}.AppImage"\n');
+  });
+  after(() => s.cleanup());
+
+  void test('a file we did not install at the restore name is kept under another name, never overwritten', async () => {
+    await s.publish('1.0.0');
+    assert.equal((await cli('update')).code, 0);
+    const v110 = await s.publish('1.1.0');
+    assert.equal((await cli('update')).code, 0);
+    // The user put their own file where the rollback will restore v1.0.0.
+    const restoreAt = join(s.storageDir, 'hello-v1.0.0.AppImage');
+    await writeFile(restoreAt, 'my own build, not yours');
+    const rb = await cli<{ path: string; warnings: string[] }>('--json', 'rollback', 'hello');
+    assert.equal(rb.code, 0, rb.stderr);
+    assert.equal(rb.json?.path, restoreAt);
+    const kept = (await readdir(s.storageDir)).filter((n) => n.startsWith('hello-v1.0.0.AppImage.foreign-'));
+    assert.equal(kept.length, 1, 'the foreign file got a second name');
+    assert.equal(await readFile(join(s.storageDir, kept[0] ?? ''), 'utf8'), 'my own build, not yours');
+    assert.match(
+      rb.json?.warnings.join('\n') ?? '',
+      /was not installed by appimage-keeper; kept it as .*foreign-/,
+    );
+    assert.match(await readFile(restoreAt, 'latin1'), /ELF/);
+    assert.deepEqual(await readFile(join(s.storageDir, '.appimage-keeper-previous', 'hello.AppImage')), v110);
   });
 });

@@ -250,6 +250,17 @@ void describe('zsyncDownload against the sim', () => {
     );
   });
 
+  void test('a control file claiming more than max_asset_size → ZSYNC_TARGET_TOO_LARGE, nothing fetched', async () => {
+    // No release size to compare with (a direct recipe): only max_asset_size bounds the claim.
+    const err = await expectCode(run(target, { maxBytes: SIZE - 1 }), 'ZSYNC_TARGET_TOO_LARGE');
+    assert.match(err.message, new RegExp(`${SIZE} bytes, over max_asset_size \\(${SIZE - 1}\\)`));
+    assert.equal(sim.requests.filter((q) => q.headers.range !== undefined).length, 0, 'no range request');
+    assert.deepEqual(await leftovers(dir, PREFIX), []);
+    const ok = await run(target, { maxBytes: SIZE });
+    assert.equal(ok.size, SIZE);
+    await leftoverCleanup(dir);
+  });
+
   void test('a dropped connection is retried; a persistent 500 gives up with ZSYNC_TARGET_HTTP', async () => {
     const seed = scatterChanges(target, 10);
     const r = await run(seed, {}, () =>

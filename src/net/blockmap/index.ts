@@ -27,6 +27,8 @@ export interface BlockmapRequest {
   seedMap?: BlockMap | undefined;
   /** The new file's size when the release states it: a different size stops before any chunk. */
   expectedSize?: number | undefined;
+  /** The most bytes the new file may have (max_asset_size): a block map describing more is refused. */
+  maxBytes?: number | undefined;
   /** The temp file is created in this directory (same filesystem as the final file). */
   destDir: string;
   /** Temp file names start with this, so leftovers can be found and cleaned. */
@@ -84,6 +86,11 @@ async function rebuild(req: BlockmapRequest, session: HttpSession): Promise<Bloc
     throw blockmapError(
       'TARGET_CHANGED',
       `${remote.url} is ${next.fileSize} bytes but the release's asset has ${req.expectedSize}`,
+    );
+  if (req.maxBytes !== undefined && next.fileSize > req.maxBytes)
+    throw blockmapError(
+      'TARGET_TOO_LARGE',
+      `${remote.url} is ${next.fileSize} bytes, over max_asset_size (${req.maxBytes})`,
     );
   const runs = planCopies(old, next);
   const known = new Uint8Array(next.sizes.length);

@@ -36,6 +36,7 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     minBytesPerSec: req.minBytesPerSec ?? 0,
     maxRetries: req.maxRetries ?? DEFAULT_MAX_RETRIES,
     expectedSize: req.expectedSize,
+    maxBytes: req.maxBytes,
     retries: 0,
     tap: req.tap,
     progress: (received, total) => {

@@ -43,9 +43,13 @@ export async function openFirstResponse(ctx: TransferContext): Promise<FirstResp
   }
 }
 
-/** Body size announced by a 200 response, checked against the size the caller expects. */
+/** Body size announced by a 200 response, checked against the size the caller expects and allows. */
 export function announcedSize(ctx: TransferContext, response: OpenedResponse): number | undefined {
   const size = contentLength(response.headers);
+  if (size !== undefined && ctx.maxBytes !== undefined && size > ctx.maxBytes) {
+    response.body.destroy();
+    throw tooLarge(response.url, `server announces ${size} bytes, over max_asset_size (${ctx.maxBytes})`);
+  }
   if (size !== undefined && ctx.expectedSize !== undefined && size !== ctx.expectedSize) {
     response.body.destroy();
     throw new DownloadError(
@@ -69,4 +73,11 @@ export function sizeOrDispose(ctx: TransferContext, first: FirstResponse): numbe
     first.attempt.dispose();
     throw err;
   }
+}
+
+/** ASSET_TOO_LARGE for a download: never retried, and says how to allow it. */
+export function tooLarge(url: string, message: string): DownloadError {
+  return new DownloadError('ASSET_TOO_LARGE', url, `${message}; not downloaded`, {
+    hint: 'if this AppImage really is that big, raise max_asset_size',
+  });
 }

@@ -1,7 +1,13 @@
 import { Attempt } from './attempt.js';
 import { pumpBody, type PumpCursor } from './body-pump.js';
 import { DownloadError, RangeNotHonouredError } from './errors.js';
-import { announcedSize, openFirstResponse, sizeOrDispose, type FirstResponse } from './first-response.js';
+import {
+  announcedSize,
+  openFirstResponse,
+  sizeOrDispose,
+  tooLarge,
+  type FirstResponse,
+} from './first-response.js';
 import { openResponse, type OpenedResponse } from './http-open.js';
 import { PrefixHasher } from './prefix-hasher.js';
 import { acceptsByteRanges, headerValue, parseContentRange, rangeValidator } from './response-headers.js';
@@ -49,14 +55,15 @@ export async function runPlain(
       } else {
         response = await reopen(ctx, state, cursor, hasher, attempt);
       }
-      // A body of unannounced length (chunked) is still held to the size the forge announced.
-      const unannounced = state.size === undefined ? ctx.expectedSize : undefined;
+      // A body of unannounced length (chunked) is still held to the size the forge announced, or
+      // with none to max_asset_size.
+      const overflow = state.size === undefined ? unannouncedOverflow(ctx) : undefined;
       await pumpBody(response.body, {
         file: ctx.file,
         cursor,
         attempt,
-        limit: () => state.size ?? ctx.expectedSize,
-        ...(unannounced !== undefined ? { overflow: () => longerThan(ctx, unannounced) } : {}),
+        limit: () => state.size ?? ctx.expectedSize ?? ctx.maxBytes,
+        ...(overflow ? { overflow } : {}),
         onWritten: (position, buffers) => {
           hasher.written(position, buffers);
           ctx.progress(cursor.written, state.size ?? ctx.expectedSize);
@@ -162,11 +169,18 @@ async function reopen(
   return response;
 }
 
-/** The failure of a body that runs past the size the forge announced. */
-function longerThan(ctx: TransferContext, size: number): DownloadError {
-  return new DownloadError(
-    'DOWNLOAD_SIZE_MISMATCH',
-    ctx.url,
-    `the body (sent without Content-Length) runs past the ${size} bytes the release announced; stopped there`,
-  );
+/** The failure of a body without Content-Length that runs past what it may be, if anything bounds it. */
+function unannouncedOverflow(ctx: TransferContext): (() => DownloadError) | undefined {
+  const announced = ctx.expectedSize;
+  if (announced !== undefined)
+    return () =>
+      new DownloadError(
+        'DOWNLOAD_SIZE_MISMATCH',
+        ctx.url,
+        `the body (sent without Content-Length) runs past the ${announced} bytes the release announced; stopped there`,
+      );
+  const max = ctx.maxBytes;
+  if (max === undefined) return undefined;
+  return () =>
+    tooLarge(ctx.url, `the body (sent without Content-Length) runs past max_asset_size (${max} bytes)`);
 }

@@ -13,6 +13,8 @@ export interface TransferContext {
   minBytesPerSec: number;
   maxRetries: number;
   expectedSize: number | undefined;
+  /** The most bytes the file may have, whatever the server says (see DownloadRequest.maxBytes). */
+  maxBytes: number | undefined;
   /** Retries over the whole download, all connections. */
   retries: number;
   /** Fed the file's bytes in order alongside the SHA-256. */

@@ -6,6 +6,11 @@ export interface DownloadRequest {
   /** Temp file name prefix, e.g. `.appimage-keeper-<app>-`, so leftovers can be found and cleaned. */
   tempPrefix: string;
   expectedSize?: number;
+  /**
+   * The most bytes any answer may have (the app's max_asset_size): a larger Content-Length is
+   * refused before its body is read, and a body without one stops failing at this many bytes.
+   */
+  maxBytes?: number;
   /** ETag or Last-Modified known from resolving; used for If-Range when the server gives none. */
   validator?: string;
   segmented: boolean;

@@ -28,6 +28,8 @@ export interface ZsyncRequest {
   minBytesPerSec?: number | undefined;
   /** Size of the release's asset when known: a control file describing another length is refused before anything is written. */
   expectedSize?: number | undefined;
+  /** The most bytes the result may have (max_asset_size): a control file claiming more is refused. */
+  maxBytes?: number | undefined;
   signal?: AbortSignal;
   /** Ranges per multi-range request (default 32). */
   maxRangesPerRequest?: number;
@@ -104,6 +106,11 @@ async function rebuild(req: ZsyncRequest, session: HttpSession): Promise<ZsyncRe
       `the control file describes ${control.length} bytes but the release's asset has ${req.expectedSize} (stale control file?)`,
     );
   }
+  if (req.maxBytes !== undefined && control.length > req.maxBytes)
+    throw zsyncError(
+      'TARGET_TOO_LARGE',
+      `the control file describes ${control.length} bytes, over max_asset_size (${req.maxBytes})`,
+    );
 
   const path = await ownedTempPath(req.destDir, req.tempPrefix, 'zsync');
   let out: FileHandle | undefined;
