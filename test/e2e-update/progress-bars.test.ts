@@ -53,7 +53,7 @@ void describe('update on a terminal: progress bars', () => {
     for (const app of apps) assert.ok(seen.has(app), `${app} had a bar:\n${run.raw}`);
   });
 
-  void test('a single slow download advances in many small steps', async () => {
+  void test('a single slow download advances in many small steps', async (t) => {
     const w = await suite.world('manage_desktop_files: false');
     await w.forgeRecipe('pb-slow');
     const body = await fixtureAppImage('pb-slow', '1.0.0', { padBytes: 1536 * 1024 });
@@ -70,6 +70,9 @@ void describe('update on a terminal: progress bars', () => {
     const seconds = body.length / rate;
     const gaps = steps.slice(1).map((s, i) => s.at - (steps[i]?.at ?? s.at));
     const largest = Math.max(0, ...gaps);
+    t.diagnostic(
+      `${steps.length} visible steps in ${seconds.toFixed(1)} s of transfer; largest gap ${largest} ms`,
+    );
     // At least four visible steps per second of transfer (a redraw every 250 ms or sooner on
     // average); batching writes of 256 KiB gave two.
     assert.ok(
