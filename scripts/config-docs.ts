@@ -63,7 +63,7 @@ function globalTable(fields: readonly FieldSpec[]): string[] {
     '|---|---|---|---|---|---|',
     ...fields.map(
       (f) =>
-        `| \`${f.key}\`${f.extension ? ' ¹' : ''} | ${cell(f.type)} | ${code(f.default)} | yes | ${
+        `| \`${f.key}\`${f.extension ? ' ¹' : ''} | ${cell(f.type)} | ${code(f.default)} | ${f.globalOnly ? 'no (config.yml only)' : 'yes'} | ${
           f.aliases.map((a) => `\`${a}\``).join(', ') || '—'
         } | ${cell(f.description)} |`,
     ),
@@ -135,8 +135,9 @@ function rawMarkdown(): string {
     '',
     '## Global fields (`config.yml`)',
     '',
-    'Every field is optional and every field can be overridden in a recipe. `init --global` writes all of',
-    'them with their defaults and a comment.',
+    'Every field is optional, and every field but those marked "config.yml only" can be overridden in a',
+    'recipe (a recipe that sets one of those is an error naming it). `init --global` writes all of them',
+    'with their defaults and a comment.',
     '',
     ...globalTable(GLOBAL_FIELDS),
     '',

@@ -17,6 +17,8 @@ export interface FieldSpec {
   schema: z.ZodType;
   /** Fields new in this tool (not in the seed spec) are marked in the docs. */
   extension?: boolean;
+  /** Read from config.yml only: it concerns the tool, not an app, so a recipe may not set it. */
+  globalOnly?: boolean;
 }
 
 const httpUrl = z
@@ -334,9 +336,10 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     key: 'auto_self_update',
     type: 'boolean',
     default: false,
-    description: '`update` also runs `self-update` after the apps (read from config.yml only).',
+    description: '`update` also runs `self-update` after the apps.',
     aliases: [],
     schema: z.boolean(),
+    globalOnly: true,
   },
 ];
 

@@ -8,10 +8,11 @@ import { checkRecipe } from './recipe-checks.js';
 import { STRATEGY_KEYS } from './recipe-fields.js';
 import { RECIPE_KEYS, recipeSchema } from './schema.js';
 import { normalizeAliases, zodIssues } from './validate-yaml.js';
-import { readYamlFile, type YamlFile } from './yaml-file.js';
+import { issueAt, readYamlFile, type YamlFile } from './yaml-file.js';
 
 const RECIPE_ALIASES = aliasMap(GLOBAL_FIELDS);
 const ALL_RECIPE_KEYS = [...RECIPE_KEYS, ...RECIPE_ALIASES.keys()];
+const GLOBAL_ONLY_KEYS: string[] = GLOBAL_FIELDS.filter((f) => f.globalOnly).map((f) => f.key);
 
 /** A recipe's validated raw values (canonical keys) and its parsed file. */
 export interface ParsedRecipe {
@@ -43,6 +44,20 @@ export async function loadRecipe(
     seen.name = data.name;
   const spelledAs = new Map([...RECIPE_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
   const issues: ConfigIssue[] = normalizeAliases(y, data, RECIPE_ALIASES);
+  for (const key of GLOBAL_ONLY_KEYS.filter((k) => k in data)) {
+    // An empty value means "not set" here as everywhere.
+    if (data[key] === null) {
+      delete data[key];
+      continue;
+    }
+    issues.push(
+      issueAt(y, [key], `${key}: only config.yml reads this field (it concerns the tool, not one app)`, {
+        key: true,
+        hint: `move ${key} to config.yml`,
+      }),
+    );
+    delete data[key];
+  }
   const parsed = recipeSchema.safeParse(data);
   if (!parsed.success) {
     issues.push(

@@ -11,8 +11,10 @@ function unsettable(schema: z.ZodType): z.ZodType {
     .transform((v) => v ?? undefined);
 }
 
-function globalShape(): Record<string, z.ZodType> {
-  return Object.fromEntries(GLOBAL_FIELDS.map((f) => [f.key, unsettable(f.schema)]));
+function globalShape(recipe = false): Record<string, z.ZodType> {
+  return Object.fromEntries(
+    GLOBAL_FIELDS.filter((f) => !(recipe && f.globalOnly)).map((f) => [f.key, unsettable(f.schema)]),
+  );
 }
 
 /** Schema of config.yml: every global field, all optional. */
@@ -25,7 +27,7 @@ export const secretsSchema = z.strictObject({
 
 /** Schema of a recipe: its own fields plus every global field as an override. */
 export const recipeSchema = z.strictObject({
-  ...globalShape(),
+  ...globalShape(true),
   ...Object.fromEntries(RECIPE_FIELDS.map((f) => [f.key, f.required ? f.schema : unsettable(f.schema)])),
 });
 

@@ -43,7 +43,7 @@ export type StrategyConfig = ForgeStrategy | DirectStrategy | ScriptStrategy;
 /** `all` means every built-in proxy base, in order. */
 export type ProxyPrefix = 'all' | string[];
 
-/** Fields of config.yml (spec 2.1), every one overridable per recipe. */
+/** Fields of config.yml (spec 2.1), every one overridable per recipe but the config.yml-only ones (FieldSpec.globalOnly). */
 export interface GlobalSettings {
   storage_dir: string;
   symlink_dir: string;

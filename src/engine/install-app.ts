@@ -21,6 +21,7 @@ import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import type { Run } from './run.js';
+import { rememberReleaseAsset } from './release-guards.js';
 import { signatureStep } from './signature-step.js';
 
 /** What an install produced, for the outcome and for state. */
@@ -31,6 +32,8 @@ export interface InstallResult {
   integration: AppState['integration'];
   /** The app's signature pin after this install. */
   signature: AppState['signature'];
+  /** The release assets installed so far, this one included (forge; undefined for others). */
+  releaseAssets: AppState['releaseAssets'];
   /** Where the desktop entry went (undefined when integration is off or failed). */
   desktop: DesktopPlacement | undefined;
   warnings: string[];
@@ -171,6 +174,10 @@ export async function installApp(
       ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     });
     const oldRecord = current?.installed;
+    const releaseAssets =
+      settings.strategy.strategy === 'forge'
+        ? rememberReleaseAsset(current?.releaseAssets, resolution, fetched.size, now)
+        : undefined;
     const placed = await placeAppImage({
       tempPath: appImagePath,
       storageDir: dir,
@@ -187,6 +194,8 @@ export async function installApp(
           previous: plan.previous && oldRecord ? { ...oldRecord, file: plan.previous } : undefined,
           staged: plan.staged,
           oldFile: oldRecord?.file,
+          signature: signature.state,
+          releaseAssets,
         }),
     });
     if (placed.foreignKept) {
@@ -210,6 +219,7 @@ export async function installApp(
       symlink: linked.symlink,
       integration: linked.integration,
       signature: signature.state,
+      releaseAssets,
       desktop: linked.placement,
       warnings,
       method: fetched.method,

@@ -54,6 +54,9 @@ export async function recoverInstall(
     ...s,
     installed: intent.installed,
     previous: keptPrevious ? { ...keptPrevious, integration: s.integration } : s.previous,
+    // What the interrupted install would have recorded: a first pin, the asset it installed.
+    signature: intent.signature ?? s.signature,
+    releaseAssets: intent.releaseAssets ?? s.releaseAssets,
     hold: false,
     lastUpdate: intent.installed.installedAt,
     lastError: undefined,

@@ -17,7 +17,6 @@ import {
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { recoverInstall } from './recover-install.js';
-import { rememberReleaseAsset } from './release-guards.js';
 import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
@@ -153,10 +152,7 @@ export async function updateApps(
         lastUpdate: done,
         lastError: undefined,
         latest: { version: r.version, identity: r.identity, checkedAt: done },
-        releaseAssets:
-          strategy === 'forge'
-            ? rememberReleaseAsset(s.releaseAssets, r, result.installed.size, done)
-            : s.releaseAssets,
+        releaseAssets: result.releaseAssets ?? s.releaseAssets,
       }));
       await save();
       await clearIntent(run.ctx.paths.stateDir, entry.name);

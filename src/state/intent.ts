@@ -2,8 +2,8 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
-import { appStateSchema } from './schema.js';
-import type { InstalledRecord } from './types.js';
+import { appStateSchema, releaseAssetSchema, signatureStateSchema } from './schema.js';
+import type { InstalledRecord, ReleaseAssetRecord, SignatureState } from './types.js';
 
 const INTENT_DIR = 'pending';
 
@@ -22,6 +22,10 @@ export interface InstallIntent {
   staged: string | undefined;
   /** The replaced file, deleted after the commit when its name differs from the new one. */
   oldFile: string | undefined;
+  /** The signature pin after this install (a first signed install sets it), when there is one. */
+  signature?: SignatureState | undefined;
+  /** The release assets installed so far with this one (forge), for the replaced-asset guard. */
+  releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }
 
 const shape = appStateSchema.shape;
@@ -31,6 +35,8 @@ const intentSchema = z.object({
   previous: shape.installed.unwrap().optional(),
   staged: z.string().startsWith('/').optional(),
   oldFile: z.string().startsWith('/').optional(),
+  signature: signatureStateSchema.optional(),
+  releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
 });
 
 function intentFile(stateDir: string, app: string): string {
@@ -51,7 +57,15 @@ export async function readIntent(stateDir: string, app: string): Promise<Install
     const parsed = intentSchema.safeParse(JSON.parse(text));
     if (!parsed.success || parsed.data.app !== app) return undefined;
     const d = parsed.data;
-    return { app: d.app, installed: d.installed, previous: d.previous, staged: d.staged, oldFile: d.oldFile };
+    return {
+      app: d.app,
+      installed: d.installed,
+      previous: d.previous,
+      staged: d.staged,
+      oldFile: d.oldFile,
+      signature: d.signature as SignatureState | undefined,
+      releaseAssets: d.releaseAssets,
+    };
   } catch {
     return undefined;
   }

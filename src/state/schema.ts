@@ -35,10 +35,28 @@ const integrationSchema = z.looseObject({
   launch: launchSchema.optional(),
 });
 
-const releaseAssetSchema = z.looseObject({
+export const releaseAssetSchema = z.looseObject({
   sha256: text.optional(),
   size: z.number().int().nonnegative().optional(),
   installedAt: isoTime,
+});
+
+/** An embedded-signature pin (state's `signature`), as an interrupted install's intent carries it. */
+export const signatureStateSchema = z.looseObject({
+  fingerprint: z.string().regex(/^[0-9A-F]{40}$/),
+  pinnedBy: z.enum(['first-install', 'signing_key', 'adopt']),
+  pinnedAt: isoTime,
+  publicKey: text.optional(),
+  lastVerified: z
+    .looseObject({
+      version: text,
+      signerKeyId: text,
+      hashAlgorithm: text,
+      mode: z.enum(['binary', 'text']),
+      signedAt: isoTime.nullable(),
+      at: isoTime,
+    })
+    .optional(),
 });
 
 /** One app's entry; unknown keys (written by newer versions) are kept as they are. */

@@ -77,6 +77,10 @@ void describe('init --global', () => {
       assert.equal(s.additionalProperties, false);
       const props = s.properties as Record<string, { description?: string }>;
       for (const f of GLOBAL_FIELDS) {
+        if (s === recipeSchema && f.globalOnly) {
+          assert.equal(props[f.key], undefined, `${f.key} is config.yml only`);
+          continue;
+        }
         assert.ok(props[f.key]?.description, `${f.key} has no description`);
         for (const a of f.aliases) assert.ok(props[a], `alias ${a} missing`);
       }

@@ -97,7 +97,12 @@ void describe('global fields: defaults, config.yml values and recipe overrides',
         assert.deepEqual(ws.global[f.key], fromConfig);
         assert.deepEqual(okApp(ws, 'inherits')[f.key], fromConfig);
         assert.deepEqual(okApp(ws, 'empty')[f.key], fromConfig);
-        assert.deepEqual(okApp(ws, 'overrides')[f.key], fromRecipe);
+        if (f.globalOnly) {
+          // Only config.yml may set it: a recipe that does is refused, naming the field.
+          const refused = ws.apps.find((a) => a.name === 'overrides');
+          assert.ok(refused && !refused.ok, `${f.key} in a recipe is an error`);
+          assert.match(refused.error.message, new RegExp(`${f.key}: only config\\.yml reads this field`));
+        } else assert.deepEqual(okApp(ws, 'overrides')[f.key], fromRecipe);
       } finally {
         await home.cleanup();
       }

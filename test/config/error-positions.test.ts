@@ -34,6 +34,11 @@ const RECIPES: [string, string, Expected][] = [
     ],
   ],
   [
+    'config-only-field',
+    `name: a\n${DIRECT}auto_self_update: true\n`,
+    [[6, 1, /^auto_self_update: only config\.yml reads this field/, /move auto_self_update to config\.yml/]],
+  ],
+  [
     'wrong-type',
     `name: a\n${DIRECT}create_symlinks: "yes"\n`,
     [[6, 18, /^create_symlinks: must be true or false, not text$/]],
