@@ -21,7 +21,8 @@ const EXAMPLES: Record<string, readonly Example[]> = {
     ['appimage-keeper --json validate', 'the same as one JSON document'],
   ],
   list: [
-    ['appimage-keeper list', 'apps, versions, files and desktop integration'],
+    ['appimage-keeper list', 'apps, versions, files and desktop integration, fitted to the terminal'],
+    ['appimage-keeper list --wide', 'every column and full paths, even if lines wrap'],
     ['appimage-keeper --json list', 'the same as one JSON document'],
   ],
   info: [

@@ -84,8 +84,9 @@ function buildProgram(inv: Invocation): Command {
   program
     .command('list')
     .description('list apps with their installed version, file and integration')
+    .option('--wide', 'on a terminal too: every column, full paths, nothing shortened')
     .addOption(new Option('--names', 'print app names only (for shell completion)').hideHelp())
-    .action(async (opts: { names?: boolean }) =>
+    .action(async (opts: { names?: boolean; wide?: boolean }) =>
       inv.setResult('list', await listCommand(ctx(), inv.output(), opts)),
     );
 

@@ -20,6 +20,8 @@ export interface Output extends OutputOptions {
   ce: Colors;
   /** True when live progress may be drawn on stderr (a TTY, colours allowed, not --json/--quiet). */
   live: boolean;
+  /** Cells per line of the terminal on stdout (`COLUMNS` when set, else its size); undefined when stdout is not a terminal. */
+  columns: number | undefined;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   out(text: string): void;
@@ -32,6 +34,16 @@ export interface Output extends OutputOptions {
 
 function isTty(stream: NodeJS.WritableStream): boolean {
   return (stream as NodeJS.WriteStream).isTTY === true;
+}
+
+// A terminal that reports no size is taken as the classic 80 columns.
+const DEFAULT_COLUMNS = 80;
+
+function terminalColumns(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv): number | undefined {
+  if (!isTty(stream)) return undefined;
+  const fromEnv = /^[1-9][0-9]{0,4}$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : undefined;
+  const size = (stream as NodeJS.WriteStream).columns;
+  return fromEnv ?? (size > 0 ? size : DEFAULT_COLUMNS);
 }
 
 /** Builds the output object from flags, streams and the environment (NO_COLOR, TERM=dumb). */
@@ -53,6 +65,7 @@ export function createOutput(
     c,
     ce,
     live,
+    columns: terminalColumns(stdout, env),
     stdout,
     stderr,
     out(text) {

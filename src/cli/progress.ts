@@ -4,9 +4,21 @@ import type { Output } from './output.js';
 import { formatBytes } from './table.js';
 import { termText } from './terminal-text.js';
 
+// Redraws per second: a bar moves at least every 125 ms while its bytes come in.
+const FPS = 8;
+const NAME_CELLS = 16;
+
+/** One download (or the total of all): what is known, from which each redraw computes its text. */
+interface Transfer {
+  bar: cliProgress.SingleBar;
+  started: number;
+  total: number;
+  received: number;
+}
+
 /**
- * Live download bars on stderr (one per active download plus a total), only when stderr is a TTY
- * and neither --json nor --quiet is set. Other events go to `fallback`.
+ * Live download bars on stderr (one per active download, then the total of all below them), only
+ * when stderr is a TTY and neither --json nor --quiet is set. Other events go to `fallback`.
  */
 export function createProgressRenderer(
   out: Output,
@@ -29,75 +41,77 @@ export function createProgressRenderer(
       clearOnComplete: true,
       stopOnComplete: false,
       barsize: 24,
-      fps: 8,
+      fps: FPS,
     },
     cliProgress.Presets.shades_classic,
   );
-  const bars = new Map<string, { bar: cliProgress.SingleBar; started: number; total: number }>();
-  let totalBar: cliProgress.SingleBar | undefined;
+  const transfers = new Map<string, Transfer>();
+  // Downloads already ended, so the total does not fall back when a bar goes; an app's next
+  // download (a full one after a failed delta) replaces its entry.
+  const ended = new Map<string, { total: number; received: number }>();
+  let total: Transfer | undefined;
   const pending: KeeperEvent[] = [];
   const started = Date.now();
-  const received = new Map<string, number>();
-  const totals = new Map<string, number>();
-  const refreshTotal = (): void => {
-    const sumTotal = [...totals.values()].reduce((a, b) => a + b, 0);
-    const sumDone = [...received.values()].reduce((a, b) => a + b, 0);
-    if (!totalBar && bars.size > 1) {
-      totalBar = multi.create(sumTotal, sumDone, {
-        name: 'total'.padEnd(16),
-        done: '',
-        size: '',
-        rate: '',
-        remaining: '',
-      });
-    }
-    const secs = Math.max((Date.now() - started) / 1000, 0.001);
-    totalBar?.setTotal(Math.max(sumTotal, 1));
-    totalBar?.update(sumDone, {
-      done: formatBytes(sumDone),
-      size: formatBytes(sumTotal),
-      rate: `${formatBytes(Math.round(sumDone / secs))}/s`,
+
+  const newBar = (name: string, size: number): cliProgress.SingleBar =>
+    multi.create(Math.max(size, 1), 0, {
+      name: termText(name, NAME_CELLS).slice(0, NAME_CELLS).padEnd(NAME_CELLS),
+    });
+
+  // Rates and remaining times are computed at each redraw, not only when bytes arrive: a
+  // download whose bytes stop coming shows its rate falling instead of a frozen figure.
+  const show = (t: Transfer, now: number): void => {
+    const secs = Math.max((now - t.started) / 1000, 0.001);
+    const rate = t.received / secs;
+    t.bar.setTotal(Math.max(t.total, 1));
+    t.bar.update(t.received, {
+      done: formatBytes(t.received, true),
+      size: t.total ? formatBytes(t.total, true) : '?',
+      rate: t.received > 0 ? `${formatBytes(Math.round(rate))}/s` : '',
+      remaining:
+        t.total && rate > 0 && t.received > 0 ? `eta ${formatSeconds((t.total - t.received) / rate)}` : '',
     });
   };
+  const refresh = (): void => {
+    const now = Date.now();
+    for (const t of transfers.values()) show(t, now);
+    if (total) {
+      const all = [...ended.values(), ...transfers.values()];
+      total.total = all.reduce((n, t) => n + t.total, 0);
+      total.received = all.reduce((n, t) => n + t.received, 0);
+      show(total, now);
+    }
+  };
+  multi.on('update-pre', refresh);
+
+  const start = (app: string, size: number): void => {
+    ended.delete(app);
+    transfers.set(app, { bar: newBar(app, size), started: Date.now(), total: size, received: 0 });
+    if (total) {
+      // A new bar goes below the others: take the total out and put it back last.
+      multi.remove(total.bar);
+      total.bar = newBar('total', 0);
+    } else if (transfers.size > 1) {
+      total = { bar: newBar('total', 0), started, total: 0, received: 0 };
+    }
+  };
+
   return {
     onEvent(e) {
       if (e.type === 'download:start') {
-        const total = e.total ?? 0;
-        const bar = multi.create(Math.max(total, 1), 0, {
-          name: termText(e.app, 16).slice(0, 16).padEnd(16),
-          done: formatBytes(0),
-          size: total ? formatBytes(total) : '?',
-          rate: '',
-          remaining: '',
-        });
-        bars.set(e.app, { bar, started: Date.now(), total });
-        totals.set(e.app, total);
-        received.set(e.app, 0);
-        refreshTotal();
+        start(e.app, e.total ?? 0);
       } else if (e.type === 'download:progress') {
-        const b = bars.get(e.app);
-        if (!b) return;
-        if (e.total && e.total !== b.total) {
-          b.total = e.total;
-          b.bar.setTotal(e.total);
-          totals.set(e.app, e.total);
-        }
-        const secs = Math.max((Date.now() - b.started) / 1000, 0.001);
-        const rate = e.received / secs;
-        b.bar.update(e.received, {
-          done: formatBytes(e.received),
-          size: b.total ? formatBytes(b.total) : '?',
-          rate: `${formatBytes(Math.round(rate))}/s`,
-          remaining: b.total && rate > 0 ? `eta ${formatSeconds((b.total - e.received) / rate)}` : '',
-        });
-        received.set(e.app, e.received);
-        refreshTotal();
+        const t = transfers.get(e.app);
+        if (!t) return;
+        if (e.total) t.total = e.total;
+        t.received = e.received;
       } else if (e.type === 'download:end') {
-        const b = bars.get(e.app);
-        if (b) {
-          b.bar.stop();
-          multi.remove(b.bar);
-          bars.delete(e.app);
+        const t = transfers.get(e.app);
+        if (t) {
+          transfers.delete(e.app);
+          ended.set(e.app, { total: t.total, received: t.received });
+          t.bar.stop();
+          multi.remove(t.bar);
         }
       } else {
         // Writing between redraws would tear the bars; show these once the bars are gone.

@@ -1,16 +1,18 @@
-/** Lays rows out in aligned columns; the last column is never padded. */
-export function table(rows: string[][], visibleLength: (s: string) => number = stripLength): string {
+import { displayWidth } from './display-width.js';
+
+/** Lays rows out in aligned columns (by terminal cells); the last column is never padded. */
+export function table(rows: string[][]): string {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
+      widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell));
     });
   }
   return rows
     .map((row) =>
       row
         .map((cell, i) =>
-          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)),
+          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - displayWidth(cell)),
         )
         .join('  ')
         .trimEnd(),
@@ -18,14 +20,8 @@ export function table(rows: string[][], visibleLength: (s: string) => number = s
     .join('\n');
 }
 
-// Colour codes take no room on screen.
-function stripLength(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\x1b\[[0-9;]*m/g, '').length;
-}
-
-/** Human size: 1.2 MB style (decimal units, like most download tools). */
-export function formatBytes(n: number): string {
+/** Human size: 1.2 MB style (decimal units, like most download tools); `precise`: 1.23 MB. */
+export function formatBytes(n: number, precise = false): string {
   if (n < 1000) return `${n} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
   let v = n;
@@ -34,5 +30,6 @@ export function formatBytes(n: number): string {
     v /= 1000;
     u++;
   }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+  const decimals = precise ? (v < 10 ? 2 : v < 100 ? 1 : 0) : v < 10 ? 1 : 0;
+  return `${v.toFixed(decimals)} ${units[u]}`;
 }

@@ -35,6 +35,14 @@ export function termPath(value: string): string {
   return termText(value, PATH_MAX);
 }
 
+/** `path` with the home directory shown as `~` (`~/Applications/x.AppImage`); other paths unchanged. */
+export function tildePath(path: string, home: string): string {
+  if (!home.startsWith('/') || home === '/') return path;
+  const base = home.endsWith('/') ? home.slice(0, -1) : home;
+  if (path === base) return '~';
+  return path.startsWith(`${base}/`) ? `~${path.slice(base.length)}` : path;
+}
+
 /** A message or hint: as `termText`, with the longer bound. */
 export function termMessage(value: string): string {
   return termText(value, MESSAGE_MAX);

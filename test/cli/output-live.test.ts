@@ -30,3 +30,22 @@ void describe('output: when progress bars are drawn', () => {
     assert.equal(createOutput({ ...flags, quiet: true }, tty(), tty(), {}).live, false);
   });
 });
+
+void describe('output: the width list fits', () => {
+  const sized = (columns: number): PassThrough => Object.assign(tty(), { columns });
+
+  void test('a terminal: its width; COLUMNS, when a positive number, wins', () => {
+    assert.equal(createOutput(flags, sized(132), tty(), {}).columns, 132);
+    assert.equal(createOutput(flags, sized(132), tty(), { COLUMNS: '90' }).columns, 90);
+    assert.equal(createOutput(flags, sized(132), tty(), { COLUMNS: 'wide' }).columns, 132);
+    assert.equal(createOutput(flags, sized(132), tty(), { COLUMNS: '0' }).columns, 132);
+  });
+
+  void test('a terminal that reports no size is 80 columns', () => {
+    assert.equal(createOutput(flags, tty(), tty(), {}).columns, 80);
+  });
+
+  void test('a pipe has no width: output stays complete, whatever COLUMNS says', () => {
+    assert.equal(createOutput(flags, new PassThrough(), tty(), { COLUMNS: '40' }).columns, undefined);
+  });
+});

@@ -277,6 +277,27 @@ void describe('zsyncDownload against the sim', () => {
     assert.equal(err.details?.status, 500);
   });
 
+  void test('a slow transfer reports progress as it goes, not once per 1 MiB written', async () => {
+    // 300 kB of new blocks at 100 kB/s: about 3 s, far below one 1 MiB flush.
+    const seed = Buffer.concat([pseudoRandom(300_000, 91), target.subarray(300_000)]);
+    const progress: number[] = [];
+    const r = await run(seed, { onProgress: (f) => progress.push(f) }, () =>
+      sim.fault('/rel/v2/app.AppImage', { throttleBytesPerSec: 100_000 }),
+    );
+    try {
+      await checkResult(r);
+      const steps = [...new Set(progress)].filter((f) => f > 0);
+      // One report per flush; by time, that is about ten a second here.
+      assert.ok(steps.length >= 10, `progress: ${progress.join(', ')}`);
+      assert.deepEqual(
+        progress,
+        [...progress].sort((a, b) => a - b),
+      );
+    } finally {
+      await leftoverCleanup(dir);
+    }
+  });
+
   void test('a trickling range response (1 byte every 50 ms) → ZSYNC_TOO_SLOW under min_rate', async () => {
     const p = run(scatterChanges(target, 10), { stallTimeoutMs: 300, minBytesPerSec: 10_240 }, () =>
       sim.fault('/rel/v2/app.AppImage', { throttleBytesPerSec: 20 }),

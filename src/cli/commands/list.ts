@@ -9,7 +9,9 @@ import { formatBytes, table } from '../table.js';
 import { errorJson } from '../render-error.js';
 import { provenanceJson, provenanceWord } from '../provenance-json.js';
 import { signatureJson } from '../signature-json.js';
-import { termPath, termText } from '../terminal-text.js';
+import { termPath, termText, tildePath } from '../terminal-text.js';
+import { fitTable, type ColumnFit } from '../fit-table.js';
+import { truncateEnd } from '../display-width.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
   if (!path) return false;
@@ -26,6 +28,26 @@ async function ownsDesktopFile(path: string | undefined, app: string): Promise<b
   return text !== undefined && markOf(text) === app;
 }
 
+/**
+ * How each column gives way on a narrow terminal (same order as the header): the file path is cut
+ * in the middle, name and version at the end, each widest first; when even that is too wide, the
+ * columns least needed at a glance are hidden first (CHECKED, then ATTESTED, STRATEGY, SYMLINK,
+ * DESKTOP, UPDATED, SIZE). NAME, VERSION, STATUS and FILE always stay.
+ */
+const COLUMN_FITS: readonly ColumnFit[] = [
+  { shorten: 'end', min: 16 },
+  { hideRank: 3 },
+  { shorten: 'end', min: 14 },
+  { hideRank: 7 },
+  { hideRank: 1 },
+  { hideRank: 6 },
+  { hideRank: 5 },
+  { hideRank: 4 },
+  { hideRank: 2 },
+  {},
+  { shorten: 'middle', min: 32 },
+];
+
 // A day is enough in a table; --json has the full timestamps.
 function day(iso: string | null): string {
   return iso ? iso.slice(0, 10) : '-';
@@ -35,7 +57,7 @@ function day(iso: string | null): string {
 export async function listCommand(
   ctx: Context,
   out: Output,
-  opts: { names?: boolean },
+  opts: { names?: boolean; wide?: boolean },
 ): Promise<CommandResult> {
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   if (opts.names) {
@@ -80,6 +102,10 @@ export async function listCommand(
     }),
   );
   const { c } = out;
+  // On a terminal the table fits its width; piped output and --wide stay complete (scripts read them).
+  const width = opts.wide ? undefined : out.columns;
+  const showPath = (path: string): string =>
+    termPath(width === undefined ? path : tildePath(path, ctx.paths.home));
   const rows = [
     [
       'NAME',
@@ -129,11 +155,20 @@ export async function listCommand(
       a.symlink ? (a.symlink_present ? 'yes' : c.red(a.symlink_dangling ? 'dangling' : 'missing')) : '-',
       a.attested,
       status,
-      a.path === null ? '-' : termPath(a.path),
+      a.path === null ? '-' : showPath(a.path),
     ]);
   }
   const human = apps.length
-    ? table(rows)
+    ? fittedTable(rows, width, c.dim)
     : `no recipes in ${termPath(ctx.paths.appsDir)} (create one with: appimage-keeper init --app NAME --strategy forge)`;
   return { exitCode: 0, json: { command: 'list', apps }, human };
+}
+
+// The table as it fits `width` cells (undefined: as it is), with a note when columns were hidden.
+function fittedTable(rows: string[][], width: number | undefined, dim: (s: string) => string): string {
+  if (width === undefined) return table(rows);
+  const fitted = fitTable(rows, COLUMN_FITS, width);
+  if (fitted.hidden === 0) return table(fitted.rows);
+  const note = `${fitted.hidden} ${fitted.hidden === 1 ? 'column' : 'columns'} hidden to fit; --wide shows all`;
+  return `${table(fitted.rows)}\n${dim(truncateEnd(note, width))}`;
 }

@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Attempt } from './attempt.js';
 import { bodyClosedEarly } from './errors.js';
+import { PROGRESS_INTERVAL_MS } from '../progress-interval.js';
 
 // Chunks are gathered and written with one positional writev: fewer syscalls, no copying. Small
 // enough that little is held in memory per connection.
@@ -54,11 +55,17 @@ export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean>
   let finished = false;
   let failure: unknown;
   let settled = false;
+  // Progress is reported after each write: while bytes wait for a batch to fill, at most
+  // PROGRESS_INTERVAL_MS pass between writes (a slow link takes seconds to fill 256 KiB).
+  // Counted from the last write, so bytes after a quiet spell are written at once.
+  let flushTimer: NodeJS.Timeout | undefined;
+  let lastWriteAt = Date.now();
 
   return new Promise<boolean>((resolve, reject) => {
     const settle = (): void => {
       if (settled || writing || pendingBytes > 0) return;
       settled = true;
+      clearTimeout(flushTimer);
       body.off('data', onData);
       attempt.signal.removeEventListener('abort', onAbort);
       if (failure === undefined) resolve(reachedLimit);
@@ -75,10 +82,16 @@ export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean>
     const kick = (): void => {
       if (writing) return;
       const last = finished || failure !== undefined;
-      if (pendingBytes === 0 || (!last && pendingBytes < FLUSH_BYTES && pending.length < FLUSH_BUFFERS)) {
+      const batchFull = pendingBytes >= FLUSH_BYTES || pending.length >= FLUSH_BUFFERS;
+      const wait = lastWriteAt + PROGRESS_INTERVAL_MS - Date.now();
+      if (pendingBytes === 0 || (!last && !batchFull && wait > 0)) {
         if (last) settle();
+        else if (pendingBytes > 0) flushTimer ??= setTimeout(flushDue, wait);
         return;
       }
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+      lastWriteAt = Date.now();
       const buffers = pending;
       const total = pendingBytes;
       const position = cursor.written;
@@ -103,6 +116,11 @@ export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean>
           settle();
         },
       );
+    };
+
+    const flushDue = (): void => {
+      flushTimer = undefined;
+      kick();
     };
 
     const stopBody = (): void => {

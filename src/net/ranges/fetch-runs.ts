@@ -4,6 +4,7 @@ import { byterangesBoundary, parseContentRange } from '../zsync/content-range.js
 import { zsyncError } from '../zsync/errors.js';
 import { discardBody, header, networkError, openGet, type HttpSession } from '../zsync/http.js';
 import { MultipartByteranges, type PartSink } from '../zsync/multipart-byteranges.js';
+import { PROGRESS_INTERVAL_MS } from '../progress-interval.js';
 import { missingRuns, runBytes, splitRuns, takeBatch, type ChunkLayout, type ChunkRun } from './runs.js';
 
 /** Receives the parts of one response, verifies whole chunks, marks them known and queues writes. */
@@ -32,7 +33,7 @@ export interface FetchRunsOptions {
 const CONNECTIONS = 4;
 /** Upper bound of one request's payload, so a large change is spread over the connections. */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
-/** Flush verified chunks to disk once this much is queued. */
+/** Flush verified chunks to disk once this much is queued (or PROGRESS_INTERVAL_MS passed). */
 const FLUSH_BYTES = 1024 * 1024;
 /** Failed or fruitless requests tolerated in one run before giving up. */
 const MAX_RETRIES = 4;
@@ -117,13 +118,17 @@ export async function fetchRuns(opts: FetchRunsOptions): Promise<string> {
       finish = () => receiver.endPart();
     }
     try {
+      let flushedAt = Date.now();
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         session.bytesFetched += chunk.length;
         push(chunk);
-        if (receiver.queuedBytes >= FLUSH_BYTES) {
-          got.bytes += receiver.queuedBytes;
-          fetched += receiver.queuedBytes;
+        const queued = receiver.queuedBytes;
+        // Progress is reported per flush: on a slow link, flush by time before a full batch.
+        if (queued >= FLUSH_BYTES || (queued > 0 && Date.now() - flushedAt >= PROGRESS_INTERVAL_MS)) {
+          got.bytes += queued;
+          fetched += queued;
           await receiver.flush();
+          flushedAt = Date.now();
           opts.onProgress?.(fetched, total);
         }
       }
