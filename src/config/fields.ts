@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
 import { namingFormatProblems } from './naming-format.js';
 import type { GlobalSettings } from './types.js';

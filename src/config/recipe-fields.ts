@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isHttpUrl } from './fields.js';
 
 /** Fields that exist only in recipes (beyond the overridable global fields). */

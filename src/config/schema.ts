@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GLOBAL_FIELDS } from './fields.js';
 import { RECIPE_FIELDS } from './recipe-fields.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ConfigIssue } from '../core/errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { readableZodMessage } from './zod-messages.js';

@@ -3,7 +3,7 @@
  * of the `*_release_web_url` overrides), anything else by asking `/swagger.v1.json` whether it is
  * a Gitea or Forgejo. The answer for an origin is kept in the store, so it is asked only once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import type { DetectedForgeKind, ResolveDeps } from '../strategy/types.js';

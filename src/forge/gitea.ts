@@ -1,5 +1,5 @@
 /** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (the list for pre-releases, `tags/{tag}` for a tag). */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';

@@ -1,5 +1,5 @@
 /** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, `/releases` for pre-releases, `/releases/tags/{tag}`. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';

@@ -2,7 +2,7 @@
  * The lab (GitLab REST v4): `{lab_api}/projects/{url-encoded path}/releases/permalink/latest`,
  * reading `assets.links` and preferring `direct_asset_url`. Nested groups are part of the path.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import type { ResolveDeps } from '../strategy/types.js';
 import { fetchMetadata } from './metadata.js';

@@ -1,5 +1,5 @@
 /** What every forge module returns, and schema parsing with errors that name the URL. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { KeeperError } from '../core/errors.js';
 import type { ForgeRelease } from './release.js';
 

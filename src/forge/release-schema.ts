@@ -3,7 +3,7 @@
  * common fields of an asset and a release, and picking the newest published one from a list.
  * Each forge module extends the asset with its own timestamp/digest fields.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ForgeStrategy } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { parseWith } from './release-fetch.js';

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { appStateSchema, releaseAssetSchema, signatureStateSchema } from './schema.js';
 import type { InstalledRecord, ReleaseAssetRecord, SignatureState } from './types.js';

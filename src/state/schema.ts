@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What state.json may hold. Every path we later act on must be absolute and within PATH_MAX. Other
 // strings are not bounded here: they come from forges (a tag may be long), and an entry set aside

@@ -4,7 +4,7 @@
  * rate-limit windows as release metadata), then any bundle that is only linked (`bundle_url`,
  * another host, Snappy-compressed) fetched without credentials and with bounded sizes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
 import type { HubRepo } from '../../forge/hub.js';

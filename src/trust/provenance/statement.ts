@@ -1,5 +1,5 @@
 /** The in-toto statement inside an attestation: its predicate type and the subjects it vouches for. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProvenanceError, shown } from './errors.js';
 
 /** SLSA build provenance, as GitHub artifact attestations write it. */
