@@ -3,6 +3,7 @@
  * is, how a run reports a rate limit, and the small persisted store the resolvers read and write.
  */
 import type { Context } from '../core/context.js';
+import type { RateLimitWindow } from '../state/types.js';
 
 /** What one strategy found as the latest release of an app. */
 export interface Resolution {
@@ -53,19 +54,8 @@ export interface CachedResponse {
   fetchedAt: string;
 }
 
-/**
- * An open rate-limit window of one app (`app:<name>`): it holds only while the app still asks the
- * same URL, and names the host that answered with the limit.
- */
-export interface RateLimitWindow {
-  /** ISO timestamp at which requests may be sent again. */
-  until: string;
-  message: string;
-  /** The URL the app requested when the limit came (the window ends when the app's URL changes). */
-  url?: string | undefined;
-  /** Host that answered with the limit (after redirects). */
-  host?: string | undefined;
-}
+/** An open rate-limit window of one app; state stores it (see state/types.ts). */
+export type { RateLimitWindow };
 
 /** Self-hosted forge flavours detected through `/swagger.v1.json`. */
 export type DetectedForgeKind = 'gitea' | 'forgejo';
