@@ -154,6 +154,27 @@ void describe('schedule install, status, remove', () => {
     ]);
   });
 
+  void test('install without --every keeps the interval of the timer it wrote before', async () => {
+    const timerPath = join(unitDir(), 'appimage-keeper.timer');
+    const onCalendar = async () => /^OnCalendar=(.*)$/m.exec(await readFile(timerPath, 'utf8'))?.[1];
+    assert.equal((await runCli(['schedule', 'install', '--every', '6h'], { env })).code, 0);
+    assert.equal(await onCalendar(), '*-*-* 00/6:00:00');
+    // Rewriting the unit (as doctor's hint does after a Node upgrade) must not reset it to daily.
+    const again = await runCli<{ on_calendar: string }>(['--json', 'schedule', 'install'], { env });
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(await onCalendar(), '*-*-* 00/6:00:00');
+    assert.equal(again.json?.on_calendar, '*-*-* 00/6:00:00');
+    const raw = await runCli(['schedule', 'install', '--every', 'Mon..Fri 09:00'], { env });
+    assert.equal(raw.code, 0, raw.stderr);
+    assert.equal((await runCli(['schedule', 'install'], { env })).code, 0);
+    assert.equal(await onCalendar(), 'Mon..Fri 09:00');
+    // A timer file we did not write says nothing about what the user wants: the default applies.
+    await writeFile(timerPath, '[Timer]\nOnCalendar=hourly\n');
+    assert.equal((await runCli(['schedule', 'install'], { env })).code, 0);
+    assert.equal(await onCalendar(), 'daily');
+    await calls();
+  });
+
   void test('status shows next and last run from systemd and the last outcome from state', async () => {
     await mkdir(h.stateDir, { recursive: true });
     await writeFile(

@@ -8,7 +8,8 @@ import type { RunRecord } from '../../state/types.js';
 import { findProgram } from '../find-program.js';
 import { runProgram } from '../run-program.js';
 import type { ProcessFacts } from '../self-update/install-kind.js';
-import { parseInterval, type TimerSchedule } from './interval.js';
+import { everyFor, parseInterval, type TimerSchedule } from './interval.js';
+import { UNIT_HEADER } from './service-file.js';
 import { chooseServiceProgram, type ServiceProgram } from './service-program.js';
 import {
   commandLine,
@@ -103,9 +104,9 @@ export async function installSchedule(
   ctx: Context,
   opts: { every?: string | undefined; facts: ProcessFacts },
 ): Promise<ScheduleInstall> {
-  const schedule = parseInterval(opts.every);
-  await checkCalendar(ctx, schedule);
   const loc = unitLocation(ctx.paths, ctx.env);
+  const schedule = parseInterval(opts.every ?? (await keptEvery(loc)));
+  await checkCalendar(ctx, schedule);
   const program = await chooseServiceProgram(opts.facts, ctx.env);
   const cmd = { program: program.argv, unitPath: program.unitPath, configDir: loc.configDir };
   const units = renderUnits(loc.base, cmd, schedule);
@@ -122,6 +123,17 @@ export async function installSchedule(
     program,
     ...done,
   };
+}
+
+/**
+ * The interval of a timer we wrote before, as `--every` would give it: rewriting the units (after a
+ * Node upgrade, as doctor suggests) keeps what the user chose. A timer we did not write counts not.
+ */
+async function keptEvery(loc: UnitLocation): Promise<string | undefined> {
+  const timer = await readUnitFile(loc.timerPath);
+  if (timer.kind !== 'text' || !timer.text.startsWith(UNIT_HEADER)) return undefined;
+  const onCalendar = readOnCalendar(timer.text);
+  return onCalendar ? everyFor(onCalendar) : undefined;
 }
 
 /** Disables the timer (when systemctl is usable), deletes both unit files and reloads. */
