@@ -31,19 +31,19 @@ if (testHooks) {
   process.exit(0);
 }
 
-// The published bundle: a small entry (src/cli/launcher.ts, built alone so it loads no chunk) that
-// answers --version and completion itself and imports the rest of the CLI (dist/chunks/cli.mjs)
-// only for other commands; the CLI is split so each command loads its own modules when it runs
-// (docs/decisions.md, "Start-up").
-rmSync('dist/chunks', { recursive: true, force: true });
-rmSync('dist/completions', { recursive: true, force: true });
+// The published bundle: a small CommonJS entry (src/cli/launcher.ts, built alone so it loads no
+// chunk) that answers --version and completion itself and imports the rest of the CLI, ES modules
+// (dist/chunks/cli.mjs), only for other commands; the CLI is split so each command loads its own
+// modules when it runs (docs/decisions.md, "Start-up").
+// dist/ holds only this build's output: chunk names change with their content.
+rmSync('dist', { recursive: true, force: true });
 const CLI_CHUNK = './chunks/cli.mjs';
 await build({
   ...commonOptions,
   entryPoints: { 'appimage-keeper': 'src/cli/launcher.ts' },
   outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  format: 'esm',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
   sourcemap: 'linked',
   banner: { js: '#!/usr/bin/env node' },
   plugins: [
@@ -55,7 +55,7 @@ await build({
     },
   ],
 });
-chmodSync('dist/appimage-keeper.mjs', 0o755);
+chmodSync('dist/appimage-keeper.cjs', 0o755);
 await build({
   ...commonOptions,
   entryPoints: { 'chunks/cli': 'src/cli/bin.ts' },

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startSim } from '../sim/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'appimage-keeper.mjs');
+const cli = join(root, 'dist', 'appimage-keeper.cjs');
 const fixtures = join(root, 'fixtures', 'demo');
 const keep = process.argv.includes('--keep');
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { VERSION } from '../core/version.js';
 
 // What the npm bundle's entry (launcher.ts) answers itself. `--version` and a shell's completion
@@ -15,7 +16,7 @@ export const COMPLETION_FILES: Readonly<Record<string, string>> = {
 };
 
 /** What the launcher prints itself for `argv`, or undefined when the full CLI must run. */
-export function fastAnswer(argv: readonly string[], completionDir: URL): string | undefined {
+export function fastAnswer(argv: readonly string[], completionDir: string): string | undefined {
   const [first, second, ...rest] = argv;
   if (rest.length > 0) return undefined;
   // A lone `-v` prints the version only when no command is given, as the full CLI does.
@@ -24,7 +25,7 @@ export function fastAnswer(argv: readonly string[], completionDir: URL): string 
   if (first !== 'completion' || second === undefined || !Object.hasOwn(COMPLETION_FILES, second))
     return undefined;
   try {
-    return readFileSync(new URL(COMPLETION_FILES[second] ?? '', completionDir), 'utf8');
+    return readFileSync(join(completionDir, COMPLETION_FILES[second] ?? ''), 'utf8');
   } catch {
     // No pre-generated script (a development build, a stripped package): the full CLI makes one.
     return undefined;

@@ -7,7 +7,6 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { COMPLETION_FILES, fastAnswer } from '../../src/cli/fast-answer.js';
 import { VERSION } from '../../src/core/version.js';
 import { pkg } from '../../scripts/bundle-options.mjs';
@@ -23,7 +22,7 @@ after(async () => {
 });
 
 void describe('fastAnswer', () => {
-  const dir = pathToFileURL(join(REPO_ROOT, 'no-such-dir') + '/');
+  const dir = join(REPO_ROOT, 'no-such-dir');
 
   void test('the version for each spelling, alone only', () => {
     for (const word of ['--version', '-V', 'version', '-v'])
@@ -37,7 +36,7 @@ void describe('fastAnswer', () => {
     const scripts = await mkdtemp(join(tmpdir(), 'ak-fast-'));
     try {
       await writeFile(join(scripts, COMPLETION_FILES.bash ?? ''), 'bash script\n');
-      const url = pathToFileURL(`${scripts}/`);
+      const url = scripts;
       assert.equal(fastAnswer(['completion', 'bash'], url), 'bash script\n');
       assert.equal(fastAnswer(['completion', 'zsh'], url), undefined, 'no zsh file: the full CLI answers');
       for (const odd of ['toString', '__proto__', '../bash', 'constructor'])
@@ -77,7 +76,7 @@ void describe('the built launcher', () => {
     try {
       await cp(join(REPO_ROOT, 'dist'), copy, { recursive: true });
       await rm(join(copy, 'chunks', 'cli.mjs'));
-      const cliPath = join(copy, 'appimage-keeper.mjs');
+      const cliPath = join(copy, 'appimage-keeper.cjs');
       const version = await runCli(['--version'], { env: h.env, cliPath });
       assert.deepEqual([version.code, version.stdout], [0, `${BUILT}\n`]);
       const completion = await runCli(['completion', 'fish'], { env: h.env, cliPath });

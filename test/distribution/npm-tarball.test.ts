@@ -74,8 +74,8 @@ void describe('release tarball', () => {
       [
         'README.md',
         'dist/appimage-keeper.1',
-        'dist/appimage-keeper.mjs',
-        'dist/appimage-keeper.mjs.map',
+        'dist/appimage-keeper.cjs',
+        'dist/appimage-keeper.cjs.map',
         'dist/completions/_appimage-keeper',
         'dist/completions/appimage-keeper.bash',
         'dist/completions/appimage-keeper.fish',
@@ -135,7 +135,7 @@ void describe('release tarball', () => {
     const tgz = publishSelf('mirror', '50.0.0', true);
     const bin = join(prefix, 'bin', 'appimage-keeper');
     const before = await readFile(
-      join(prefix, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.mjs'),
+      join(prefix, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.cjs'),
     );
     const r = await runCli(['self-update', '--repository', `${suite.sim.url}/mirror/appimage-keeper`], {
       program: bin,
@@ -144,7 +144,7 @@ void describe('release tarball', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`${pkg.version} → 50\\.0\\.0.*\\n  npm install -g ${tgz ?? ''}\\n$`));
     const after = await readFile(
-      join(prefix, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.mjs'),
+      join(prefix, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.cjs'),
     );
     assert.ok(before.equals(after));
   });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (two levels above test/helpers). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The bundled CLI; `npm run build` produces it. */
-export const CLI_PATH = join(REPO_ROOT, 'dist', 'appimage-keeper.mjs');
+export const CLI_PATH = join(REPO_ROOT, 'dist', 'appimage-keeper.cjs');
 
 /**
  * What one CLI run produced. `json` is the parsed stdout when `--json` was passed; pass a type
@@ -28,7 +28,7 @@ export interface RunCliOptions {
   timeoutMs?: number;
   /** Another build of the CLI (default CLI_PATH), e.g. the test-hooks build. */
   cliPath?: string;
-  /** An executable to run instead of `node dist/appimage-keeper.mjs` (the standalone build, an installed bin). */
+  /** An executable to run instead of `node dist/appimage-keeper.cjs` (the standalone build, an installed bin). */
   program?: string;
 }
 

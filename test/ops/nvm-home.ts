@@ -36,7 +36,7 @@ export async function makeNvmHome(opts: { stableLauncher: boolean }): Promise<Nv
   const nvmBin = join(version, 'bin');
   const nvmNode = join(nvmBin, 'node');
   await linkOrCopy(process.execPath, nvmNode);
-  const nvmScript = join(version, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.mjs');
+  const nvmScript = join(version, 'lib', 'node_modules', 'appimage-keeper', 'dist', 'appimage-keeper.cjs');
   // The bundle is an entry file plus its chunks and completion scripts: copy the whole folder.
   await cp(dirname(CLI_PATH), dirname(nvmScript), { recursive: true });
   await symlink(nvmScript, join(nvmBin, 'appimage-keeper'));

@@ -236,7 +236,7 @@ void describe('installKindOf', () => {
         executable: '/opt/ak/appimage-keeper',
       },
     );
-    const npm = '/usr/lib/node_modules/appimage-keeper/dist/appimage-keeper.mjs';
+    const npm = '/usr/lib/node_modules/appimage-keeper/dist/appimage-keeper.cjs';
     assert.deepEqual(installKindOf({ sea: false, execPath: '/usr/bin/node', script: npm }), {
       kind: 'npm',
       script: npm,
@@ -245,7 +245,7 @@ void describe('installKindOf', () => {
       installKindOf({
         sea: false,
         execPath: '/usr/bin/node',
-        script: '/home/me/ak/dist/appimage-keeper.mjs',
+        script: '/home/me/ak/dist/appimage-keeper.cjs',
       }),
       { kind: 'source', dir: '/home/me/ak' },
     );

@@ -49,7 +49,7 @@ function cloneFacts(nvm: string) {
   return {
     sea: false,
     execPath: join(nvm, 'node'),
-    script: join(root, 'clone', 'dist', 'appimage-keeper.mjs'),
+    script: join(root, 'clone', 'dist', 'appimage-keeper.cjs'),
   };
 }
 
@@ -149,7 +149,7 @@ void describe('the program a timer runs', () => {
     await launcher(join(local, 'appimage-keeper'), '9.9.9');
     const other = await chooseServiceProgram(cloneFacts(nvm), env);
     assert.equal(other.kind, 'node');
-    assert.deepEqual(other.argv, [join(nvm, 'node'), join(root, 'clone', 'dist', 'appimage-keeper.mjs')]);
+    assert.deepEqual(other.argv, [join(nvm, 'node'), join(root, 'clone', 'dist', 'appimage-keeper.cjs')]);
     assert.match(other.warnings.join('\n'), /runs .*\.nvm.* inside nvm's directory for one Node version/);
     assert.match(
       other.warnings.join('\n'),
@@ -175,7 +175,7 @@ void describe('the program a timer runs', () => {
     const facts = {
       sea: false,
       execPath: '/usr/bin/node',
-      script: '/usr/lib/node_modules/appimage-keeper/dist/appimage-keeper.mjs',
+      script: '/usr/lib/node_modules/appimage-keeper/dist/appimage-keeper.cjs',
     };
     assert.deepEqual(await chooseServiceProgram(facts, { ...env, PATH: '/nonexistent' }), {
       kind: 'node',

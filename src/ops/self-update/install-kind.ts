@@ -4,7 +4,7 @@ import { dirname, sep } from 'node:path';
 /**
  * standalone: the single executable (self-update replaces it); npm: installed by npm from the
  * registry or a release tarball (npm owns those files); source: run from a clone (`npm install -g .`
- * links to it, or `node dist/appimage-keeper.mjs`).
+ * links to it, or `node dist/appimage-keeper.cjs`).
  */
 export type InstallKind =
   | { kind: 'standalone'; executable: string }
@@ -24,6 +24,6 @@ export interface ProcessFacts {
 export function installKindOf(facts: ProcessFacts): InstallKind {
   if (facts.sea) return { kind: 'standalone', executable: facts.execPath };
   if (facts.script.split(sep).includes('node_modules')) return { kind: 'npm', script: facts.script };
-  // <clone>/dist/appimage-keeper.mjs
+  // <clone>/dist/appimage-keeper.cjs
   return { kind: 'source', dir: dirname(dirname(facts.script)) };
 }
