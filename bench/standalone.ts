@@ -64,14 +64,17 @@ try {
   const built = await buildStandalone(dir);
   const buildSeconds = (Date.now() - t0) / 1000;
   const noNode = { PATH: join(dir, 'nothing'), HOME: dir };
+  // The same bare environment for the node rows: variables such as NODE_EXTRA_CA_CERTS (which makes
+  // every node start read a CA bundle) would otherwise be measured too.
+  const bare = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir };
   const rows: [string, string, { wall: number; cpu: number }][] = [
     ['standalone `--version` (no node on PATH)', mib(built.size), measure([built.file, '--version'], noNode)],
     [
       '`node dist/appimage-keeper.cjs --version`',
       `${mib(await bundleBytes())} + node`,
-      measure([process.execPath, CLI_PATH, '--version'], process.env),
+      measure([process.execPath, CLI_PATH, '--version'], bare),
     ],
-    ['`node -e 0`', '—', measure([process.execPath, '-e', '0'], process.env)],
+    ['`node -e 0`', '—', measure([process.execPath, '-e', '0'], bare)],
   ];
   const strip = built.stripped ? 'stripped' : 'not stripped';
   console.log(`standalone built in ${buildSeconds.toFixed(1)} s (${strip}); median of ${runs} runs\n`);

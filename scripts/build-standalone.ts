@@ -64,7 +64,12 @@ export async function buildStandalone(
   const partial = `${file}.partial`;
   try {
     const main = join(work, 'appimage-keeper.cjs');
-    const bundled = await build({ ...commonOptions, outfile: main, format: 'cjs' });
+    const bundled = await build({
+      ...commonOptions,
+      entryPoints: ['src/cli/standalone.ts'],
+      outfile: main,
+      format: 'cjs',
+    });
     // esbuild only warns about what CommonJS cannot do (an empty `import.meta`, for one); here
     // that would be a binary that breaks at run time, so it stops the build.
     if (bundled.warnings.length > 0) {

@@ -11,7 +11,10 @@ export function repositoryUrl(p = pkg) {
   return raw.replace(/^git\+/, '').replace(/\.git$/, '');
 }
 
-/** Options common to both bundles of src/cli/bin.ts. */
+/**
+ * Options common to every bundle of the CLI: the npm one (entry src/cli/launcher.ts, with bin.ts
+ * in chunks), the standalone one (src/cli/standalone.ts) and the test harness's (bin.ts).
+ */
 export const commonOptions = {
   entryPoints: ['src/cli/bin.ts'],
   bundle: true,

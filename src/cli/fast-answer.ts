@@ -15,14 +15,22 @@ export const COMPLETION_FILES: Readonly<Record<string, string>> = {
   fish: 'appimage-keeper.fish',
 };
 
-/** What the launcher prints itself for `argv`, or undefined when the full CLI must run. */
-export function fastAnswer(argv: readonly string[], completionDir: string): string | undefined {
+/**
+ * What the launcher prints itself for `argv`, or undefined when the full CLI must run. Completion
+ * scripts are read from `completionDir` (none: completion is left to the CLI).
+ */
+export function fastAnswer(argv: readonly string[], completionDir: string | undefined): string | undefined {
   const [first, second, ...rest] = argv;
   if (rest.length > 0) return undefined;
   // A lone `-v` prints the version only when no command is given, as the full CLI does.
   if (second === undefined && ['--version', '-V', 'version', '-v'].includes(first ?? ''))
     return `${VERSION}\n`;
-  if (first !== 'completion' || second === undefined || !Object.hasOwn(COMPLETION_FILES, second))
+  if (
+    completionDir === undefined ||
+    first !== 'completion' ||
+    second === undefined ||
+    !Object.hasOwn(COMPLETION_FILES, second)
+  )
     return undefined;
   try {
     return readFileSync(join(completionDir, COMPLETION_FILES[second] ?? ''), 'utf8');

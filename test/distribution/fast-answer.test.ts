@@ -42,6 +42,9 @@ void describe('fastAnswer', () => {
       for (const odd of ['toString', '__proto__', '../bash', 'constructor'])
         assert.equal(fastAnswer(['completion', odd], url), undefined, odd);
       assert.equal(fastAnswer(['completion', 'bash', '--json'], url), undefined);
+      // The standalone executable has no script files: completion is left to the CLI.
+      assert.equal(fastAnswer(['completion', 'bash'], undefined), undefined);
+      assert.equal(fastAnswer(['--version'], undefined), `${VERSION}\n`);
     } finally {
       await rm(scripts, { recursive: true, force: true });
     }
