@@ -144,6 +144,19 @@ void describe('the program a timer runs', () => {
     assert.match(p.hint ?? '', /standalone executable/);
   });
 
+  void test('a launcher that links into a clone (`npm install -g .`) is used, with a warning', async () => {
+    const { nvm, local, env } = await layout();
+    const clone = join(root, `clone${n}`);
+    const target = await launcher(join(clone, 'dist', 'appimage-keeper.cjs'));
+    await symlink(target, join(local, 'appimage-keeper'));
+    const p = await chooseServiceProgram(cloneFacts(nvm), env);
+    assert.deepEqual(p.argv, [join(local, 'appimage-keeper')]);
+    assert.deepEqual(p.warnings, [
+      `${join(local, 'appimage-keeper')} links to the clone in ${clone}: moving or deleting it breaks the timer`,
+    ]);
+    assert.match(p.hint ?? '', /standalone executable/);
+  });
+
   void test('launchers that are another version, run a versioned node, or flood their output are skipped', async () => {
     const { nvm, local, env } = await layout();
     await launcher(join(local, 'appimage-keeper'), '9.9.9');

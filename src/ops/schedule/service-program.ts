@@ -5,7 +5,7 @@
  * unit will have; else this process's node and script, with a warning saying why that is fragile.
  */
 import { open, realpath } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute } from 'node:path';
 import { VERSION } from '../../core/version.js';
 import { findProgram, findPrograms } from '../find-program.js';
 import { installKindOf, type ProcessFacts } from '../self-update/install-kind.js';
@@ -58,6 +58,11 @@ function interpreterOf(shebang: string): { absolute?: string; searched?: string 
   return { searched: name };
 }
 
+/** The npm bundle's entry as a clone's build has it (`<clone>/dist/appimage-keeper.cjs`). */
+function isBuiltEntry(file: string): boolean {
+  return basename(dirname(file)) === 'dist' && /^appimage-keeper\.[cm]?js$/.test(basename(file));
+}
+
 type Candidate = { ok: true; program: ServiceProgram } | { ok: false; reason: string };
 
 async function tryLauncher(launcher: string, env: NodeJS.ProcessEnv): Promise<Candidate> {
@@ -94,6 +99,11 @@ async function tryLauncher(launcher: string, env: NodeJS.ProcessEnv): Promise<Ca
       `${launcher} links to ${real}, inside ${realManager}'s directory for one Node version: removing that version breaks the timer`,
     );
   }
+  // `npm install -g .` links the command to a clone's build: the clone must stay where it is.
+  const linked =
+    shebang === undefined ? undefined : installKindOf({ sea: false, execPath: '', script: real });
+  if (linked?.kind === 'source' && isBuiltEntry(real))
+    warnings.push(`${launcher} links to the clone in ${linked.dir}: moving or deleting it breaks the timer`);
   return {
     ok: true,
     program: {
