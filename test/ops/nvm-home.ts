@@ -29,7 +29,10 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
   await link(from, to).catch(() => copyFile(from, to));
 }
 
-/** Lays out a home; with `stableLauncher`, `~/.local/bin/appimage-keeper` links to the built CLI. */
+/**
+ * Lays out a home; with `stableLauncher`, `~/.local/bin/appimage-keeper` links to a copy of the built
+ * CLI installed under `~/.local/lib/node_modules`.
+ */
 export async function makeNvmHome(opts: { stableLauncher: boolean }): Promise<NvmHome> {
   const h = await makeTmpHome();
   const version = join(h.home, '.nvm', 'versions', 'node', 'v20.19.0');
@@ -42,6 +45,19 @@ export async function makeNvmHome(opts: { stableLauncher: boolean }): Promise<Nv
   await symlink(nvmScript, join(nvmBin, 'appimage-keeper'));
   const localBin = join(h.home, '.local', 'bin');
   await mkdir(localBin, { recursive: true });
-  if (opts.stableLauncher) await symlink(CLI_PATH, join(localBin, 'appimage-keeper'));
+  if (opts.stableLauncher) {
+    // As `npm install -g --prefix ~/.local` lays it out: a copy of the package, linked from bin/.
+    const stableScript = join(
+      h.home,
+      '.local',
+      'lib',
+      'node_modules',
+      'appimage-keeper',
+      'dist',
+      'appimage-keeper.cjs',
+    );
+    await cp(dirname(CLI_PATH), dirname(stableScript), { recursive: true });
+    await symlink(stableScript, join(localBin, 'appimage-keeper'));
+  }
   return { h, nvmBin, nvmNode, nvmScript, localBin, unitDir: join(h.root, 'config', 'systemd', 'user') };
 }
