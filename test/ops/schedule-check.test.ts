@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { resolvePaths } from '../../src/config/paths.js';
 import type { Context } from '../../src/core/context.js';
+import { VERSION } from '../../src/core/version.js';
 import { scheduleCheck } from '../../src/ops/doctor/schedule-checks.js';
 import { UNIT_HEADER } from '../../src/ops/schedule/service-file.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
@@ -105,5 +106,38 @@ void describe('doctor schedule check on unexpected unit files', () => {
       two.message,
       new RegExp(`; the timer runs the script ${join(h.root, 'gone.mjs')}, which does not exist$`),
     );
+  });
+
+  void test('a drop-in (`systemctl --user edit`) that replaces ExecStart= is what gets checked', async () => {
+    const dropIns = join(unitDir, 'appimage-keeper.service.d');
+    const program = join(h.root, 'stable', 'appimage-keeper');
+    await mkdir(dirname(program), { recursive: true });
+    await writeFile(program, `#!/bin/sh\necho ${VERSION}\n`, { mode: 0o755 });
+    await units(OUR_TIMER, `${UNIT_HEADER}\n[Service]\nExecStart=${program} --quiet update\n`);
+    await mkdir(dropIns, { recursive: true });
+    try {
+      // Settings that leave ExecStart= alone change nothing the check looks at.
+      await writeFile(join(dropIns, '10-nice.conf'), '[Service]\nNice=5\n');
+      const plain = await scheduleCheck(ctx());
+      assert.deepEqual([plain.status, plain.message], ['ok', `the timer runs ${program} (${VERSION})`]);
+      await writeFile(
+        join(dropIns, 'override.conf'),
+        `[Service]\nExecStart=\nExecStart=${join(h.root, 'moved', 'appimage-keeper')} --quiet update\n`,
+      );
+      const c = await scheduleCheck(ctx());
+      assert.equal(c.status, 'fail');
+      assert.equal(
+        c.message,
+        `the timer runs ${join(h.root, 'moved', 'appimage-keeper')}, which does not exist`,
+      );
+      // Drop-ins are read as untrusted as the unit: a FIFO is refused, not waited on.
+      await rm(join(dropIns, 'override.conf'));
+      await promisify(execFile)('mkfifo', [join(dropIns, 'zz.conf')]);
+      const fifo = await scheduleCheck(ctx());
+      assert.equal(fifo.status, 'warn');
+      assert.match(fifo.message, /zz\.conf: not a regular file/);
+    } finally {
+      await rm(dropIns, { recursive: true, force: true });
+    }
   });
 });

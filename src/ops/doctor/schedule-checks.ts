@@ -3,15 +3,15 @@
  * program its service runs still exists, is executable, and answers `--version` with our version
  * in the environment the unit gives it (a Node version manager may have removed it since).
  */
-import { access, constants, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { access, constants, readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { VERSION } from '../../core/version.js';
 import { everyFor } from '../schedule/interval.js';
 import { probeVersion } from '../schedule/probe-version.js';
 import { readUnitFile } from '../schedule/read-unit-file.js';
-import { readServiceCommands, UNIT_HEADER } from '../schedule/service-file.js';
+import { readServiceCommands, UNIT_HEADER, type DropIn } from '../schedule/service-file.js';
 import { isNodeForm, SYSTEMD_DEFAULT_PATH } from '../schedule/service-program.js';
 import { unitLocation, type UnitLocation } from '../schedule/unit-location.js';
 import { readOnCalendar } from '../schedule/units.js';
@@ -86,6 +86,26 @@ async function checkCommand(
   return { status: 'ok', message: `the timer runs ${shown} (${VERSION})` };
 }
 
+/** More drop-ins than this for one service is not a setup we check. */
+const MAX_DROP_INS = 64;
+
+/** The service's drop-in files (`*.conf` in its `.d` folder), in name order, read as untrusted. */
+async function readDropIns(
+  dir: string,
+): Promise<{ ok: true; files: DropIn[] } | { ok: false; reason: string }> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const confs = names.filter((n) => n.endsWith('.conf')).sort();
+  if (confs.length > MAX_DROP_INS) return { ok: false, reason: `more than ${MAX_DROP_INS} files in ${dir}` };
+  const files: DropIn[] = [];
+  for (const name of confs) {
+    const file = join(dir, name);
+    const read = await readUnitFile(file);
+    if (read.kind === 'unreadable') return { ok: false, reason: `${file}: ${read.reason}` };
+    if (read.kind === 'text') files.push({ file, text: read.text });
+  }
+  return { ok: true, files };
+}
+
 /** One check of the installed timer's command; `ok` when no timer of ours is installed. */
 export async function scheduleCheck(ctx: Context): Promise<DoctorCheck> {
   const loc = unitLocation(ctx.paths, ctx.env);
@@ -111,7 +131,9 @@ export async function scheduleCheck(ctx: Context): Promise<DoctorCheck> {
   if (!service.text.startsWith(UNIT_HEADER)) {
     return check(ID, 'ok', `${loc.servicePath} was not written by schedule install; not checked`);
   }
-  const parsed = readServiceCommands(service.text);
+  const dropIns = await readDropIns(`${loc.servicePath}.d`);
+  if (!dropIns.ok) return check(ID, 'warn', `cannot check the service's drop-ins: ${dropIns.reason}`, hint);
+  const parsed = readServiceCommands(service.text, dropIns.files);
   if (!parsed.ok) return check(ID, 'warn', `cannot check ${loc.servicePath}: ${parsed.reason}`, hint);
   const results = await Promise.all(parsed.commands.map((argv) => checkCommand(argv, parsed.path, ctx)));
   const status = worst(results.map((r) => r.status));

@@ -56,25 +56,38 @@ function commandOf(words: string[]): string[] {
   return [program, ...(prefix.includes('@') ? rest.slice(1) : rest)];
 }
 
-/** Parses the service's `ExecStart=` lines (an empty one resets the list, as in systemd) and `Environment=PATH`. */
-export function readServiceCommands(text: string): ServiceCommands {
+/** A drop-in of the service (`<unit>.d/*.conf`, as `systemctl --user edit` writes), in name order. */
+export interface DropIn {
+  file: string;
+  text: string;
+}
+
+/**
+ * Parses the service's `ExecStart=` lines (an empty one resets the list, as in systemd) and
+ * `Environment=PATH`, with its drop-ins applied after it in order, as systemd reads them.
+ */
+export function readServiceCommands(text: string, dropIns: readonly DropIn[] = []): ServiceCommands {
   const commands: string[][] = [];
   let path: string | undefined;
-  for (const s of serviceSettings(text)) {
-    if (s.key === 'ExecStart') {
-      if (s.value === '') {
-        commands.length = 0;
-        continue;
+  const sources = [{ where: '', text }, ...dropIns.map((d) => ({ where: ` of ${d.file}`, text: d.text }))];
+  for (const source of sources) {
+    for (const s of serviceSettings(source.text)) {
+      const at = `on line ${s.line}${source.where}`;
+      if (s.key === 'ExecStart') {
+        if (s.value === '') {
+          commands.length = 0;
+          continue;
+        }
+        const words = splitUnitWords(s.value, { dollar: true });
+        if (!words.ok) return { ok: false, reason: `ExecStart= ${at} ${words.reason}` };
+        const argv = commandOf(words.words);
+        if (!argv[0]) return { ok: false, reason: `ExecStart= ${at} names no program` };
+        commands.push(argv);
+      } else if (s.key === 'Environment') {
+        const words = splitUnitWords(s.value, { dollar: false });
+        if (!words.ok) return { ok: false, reason: `Environment= ${at} ${words.reason}` };
+        for (const w of words.words) if (w.startsWith('PATH=')) path = w.slice('PATH='.length);
       }
-      const words = splitUnitWords(s.value, { dollar: true });
-      if (!words.ok) return { ok: false, reason: `ExecStart= on line ${s.line} ${words.reason}` };
-      const argv = commandOf(words.words);
-      if (!argv[0]) return { ok: false, reason: `ExecStart= on line ${s.line} names no program` };
-      commands.push(argv);
-    } else if (s.key === 'Environment') {
-      const words = splitUnitWords(s.value, { dollar: false });
-      if (!words.ok) return { ok: false, reason: `Environment= on line ${s.line} ${words.reason}` };
-      for (const w of words.words) if (w.startsWith('PATH=')) path = w.slice('PATH='.length);
     }
   }
   if (commands.length === 0) return { ok: false, reason: 'it has no ExecStart= line' };
