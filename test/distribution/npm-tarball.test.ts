@@ -90,6 +90,16 @@ void describe('release tarball', () => {
     const r = await runCli(['--version'], { program: join(prefix, 'bin', 'appimage-keeper'), env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${pkg.version}\n`);
+    // Through npm's bin link the launcher still finds its completion scripts (the real folder).
+    const completion = await runCli(['completion', 'zsh'], {
+      program: join(prefix, 'bin', 'appimage-keeper'),
+      env,
+    });
+    assert.equal(completion.code, 0, completion.stderr);
+    assert.equal(
+      completion.stdout,
+      await readFile(join(installed, 'dist', 'completions', '_appimage-keeper'), 'utf8'),
+    );
     // A command the launcher hands on: the installed chunks load (in a HOME of our own).
     const home = await makeTmpHome();
     try {
