@@ -1,20 +1,14 @@
-import { lstat, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import { deleteManagedFile, isInside } from '../install/managed-delete.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import { clearIntent, readIntent } from '../state/intent.js';
 import type { StateStore } from '../state/store.js';
+import { entryExists } from '../core/path-exists.js';
 
 /** What recovery found for an app. */
 export type Recovery = 'none' | 'committed' | 'discarded';
-
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * Finishes or discards an install a kill interrupted (see state/intent.ts). When the new file is at
@@ -35,19 +29,24 @@ export async function recoverInstall(
   const inManaged = (p: string): boolean => managedDirs.some((d) => isInside(p, d));
   const target = intent.installed.file;
   const committed =
-    inManaged(target) && (await exists(target)) && (await sha256File(target)) === intent.installed.sha256;
+    inManaged(target) &&
+    (await entryExists(target)) &&
+    (await sha256File(target)) === intent.installed.sha256;
   if (!committed) {
     if (intent.staged) await deleteManagedFile(intent.staged, managedDirs);
     await clearIntent(stateDir, name);
     return 'discarded';
   }
   const prev = intent.previous;
-  if (prev && intent.staged && inManaged(prev.file) && (await exists(intent.staged))) {
+  if (prev && intent.staged && inManaged(prev.file) && (await entryExists(intent.staged))) {
     await rename(intent.staged, prev.file);
     await fsyncDir(dirname(prev.file));
   }
   const keptPrevious =
-    prev && inManaged(prev.file) && (await exists(prev.file)) && (await sha256File(prev.file)) === prev.sha256
+    prev &&
+    inManaged(prev.file) &&
+    (await entryExists(prev.file)) &&
+    (await sha256File(prev.file)) === prev.sha256
       ? prev
       : undefined;
   store.updateApp(name, strategy, (s) => ({

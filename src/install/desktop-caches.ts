@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { pathExists } from '../core/path-exists.js';
 
 const TOOL_TIMEOUT_MS = 10_000;
 
@@ -17,15 +18,6 @@ async function which(tool: string, path: string | undefined): Promise<string | u
     }
   }
   return undefined;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function runTool(file: string, args: string[]): Promise<string | undefined> {
@@ -50,14 +42,14 @@ export async function refreshDesktopCaches(opts: {
 }): Promise<string[]> {
   const warnings: string[] = [];
   const pathEnv = opts.pathEnv ?? process.env.PATH;
-  if (opts.declaresMimeTypes || (await exists(join(opts.applicationsDir, 'mimeinfo.cache')))) {
+  if (opts.declaresMimeTypes || (await pathExists(join(opts.applicationsDir, 'mimeinfo.cache')))) {
     const tool = await which('update-desktop-database', pathEnv);
     if (tool) {
       const w = await runTool(tool, ['-q', opts.applicationsDir]);
       if (w) warnings.push(w);
     }
   }
-  if (await exists(join(opts.hicolorDir, 'icon-theme.cache'))) {
+  if (await pathExists(join(opts.hicolorDir, 'icon-theme.cache'))) {
     const tool = await which('gtk-update-icon-cache', pathEnv);
     if (tool) {
       const w = await runTool(tool, ['-q', '-t', '-f', opts.hicolorDir]);

@@ -7,6 +7,7 @@ import { appFileName } from '../core/file-names.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import { deleteManagedFile, isInside } from './managed-delete.js';
 import { tempPrefix } from './naming.js';
+import { entryExists } from '../core/path-exists.js';
 
 /** Folder inside storage_dir for the version kept for rollback; hidden so it never looks current. */
 export const PREVIOUS_DIR = '.appimage-keeper-previous';
@@ -14,13 +15,6 @@ export const PREVIOUS_DIR = '.appimage-keeper-previous';
 /** Where the kept previous version of an app lives. */
 export function previousPath(storageDir: string, name: string): string {
   return join(storageDir, PREVIOUS_DIR, `${appFileName(name)}.AppImage`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** What is about to be committed; recorded (see state/intent.ts) before the rename that commits. */
@@ -79,7 +73,7 @@ export async function placeAppImage(opts: {
     old &&
     oldIsOurs &&
     opts.managedDirs.some((d) => isInside(old.file, d)) &&
-    (await exists(old.file))
+    (await entryExists(old.file))
   ) {
     previous = previousPath(opts.storageDir, opts.name);
     const dir = join(opts.storageDir, PREVIOUS_DIR);

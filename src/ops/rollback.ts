@@ -1,4 +1,4 @@
-import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
@@ -11,6 +11,7 @@ import { keepForeignFile, previousPath } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import type { StateStore } from '../state/store.js';
+import { pathExists } from '../core/path-exists.js';
 
 /** What `rollback` did for one app. */
 export interface RollbackResult {
@@ -24,13 +25,6 @@ export interface RollbackResult {
   desktop_entry: string | null;
   held: true;
   warnings: string[];
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** A second name for `from` at `to` (hard link, or a copy across file systems). */
@@ -77,7 +71,7 @@ export async function rollbackApp(
         : `keep_previous is false for ${name}; set it to true to keep the replaced version on the next update`,
     );
   }
-  if (!(await exists(prev.file))) {
+  if (!(await pathExists(prev.file))) {
     throw new KeeperError(
       'ROLLBACK_PREVIOUS_MISSING',
       `${name}: the kept previous version ${prev.file} is gone`,
@@ -97,7 +91,7 @@ export async function rollbackApp(
   const storageDir = settings.storage_dir;
   const target = join(storageDir, renderFileName(settings.naming_format, name, prev.version));
   const keepAt = previousPath(storageDir, name);
-  const currentPresent = await exists(current.file);
+  const currentPresent = await pathExists(current.file);
   if (!currentPresent)
     warnings.push(`the installed file ${current.file} was missing; there is no version to roll forward to`);
 

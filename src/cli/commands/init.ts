@@ -1,4 +1,4 @@
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { jsonSchema } from '../../config/schema.js';
 import {
@@ -12,6 +12,7 @@ import { isValidAppName } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { CommandResult } from '../result.js';
+import { pathExists } from '../../core/path-exists.js';
 
 const STRATEGIES = ['forge', 'direct', 'script'] as const;
 
@@ -46,15 +47,8 @@ export interface InitOptions {
   force?: boolean;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 async function writeNew(path: string, text: string, force: boolean, mode = 0o644): Promise<void> {
-  if (!force && (await exists(path))) {
+  if (!force && (await pathExists(path))) {
     throw new UsageError('FILE_EXISTS', `${path} already exists`, { hint: 'pass --force to overwrite it' });
   }
   await writeFile(path, text, { mode });

@@ -1,4 +1,5 @@
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { entryExists, pathExists } from '../../core/path-exists.js';
 import { markOf } from '../../install/desktop-target.js';
 import { loadWorkspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
@@ -15,10 +16,7 @@ import { truncateEnd } from '../display-width.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
   if (!path) return false;
-  return (follow ? stat(path) : lstat(path)).then(
-    () => true,
-    () => false,
-  );
+  return follow ? pathExists(path) : entryExists(path);
 }
 
 /** True when the desktop file exists and its mark names `app` (another app's or a foreign file is not). */

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { getExec, getGroup, MAIN_GROUP, parseDesktopEntry } from '../../appimage/desktop-entry.js';
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
@@ -8,18 +8,12 @@ import { StateStore } from '../../state/store.js';
 import type { AppState, StateData } from '../../state/types.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
+import { pathExists } from '../../core/path-exists.js';
 
 /** Loads state without writing; a corrupt file is a failed check, not a moved file. */
 async function loadState(ctx: Context): Promise<{ data: StateData | undefined; check: DoctorCheck }> {
   const warnings: KeeperEvent[] = [];
-  const present = await exists(ctx.paths.stateFile);
+  const present = await pathExists(ctx.paths.stateFile);
   try {
     const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), (e) => warnings.push(e), {
       readOnly: true,
@@ -89,9 +83,9 @@ async function installedProblems(apps: [string, AppState][]): Promise<{ fails: s
   const fails: string[] = [];
   const warns: string[] = [];
   for (const [name, s] of apps) {
-    if (s.installed && !(await exists(s.installed.file)))
+    if (s.installed && !(await pathExists(s.installed.file)))
       fails.push(`${name}: ${s.installed.file} is missing`);
-    if (s.previous && !(await exists(s.previous.file)))
+    if (s.previous && !(await pathExists(s.previous.file)))
       warns.push(`${name}: kept previous version ${s.previous.file} is missing (no rollback)`);
   }
   return { fails, warns };
@@ -122,9 +116,10 @@ async function integrationProblems(
     }
     const target = await launcherTarget(integ.desktopFile).catch(() => undefined);
     if (!target) fails.push(`${name}: ${integ.desktopFile} has no Exec line`);
-    else if (target.startsWith('/') && !(await exists(target)))
+    else if (target.startsWith('/') && !(await pathExists(target)))
       fails.push(`${name}: ${integ.desktopFile} launches ${target}, which is missing`);
-    for (const icon of integ.icons) if (!(await exists(icon))) warns.push(`${name}: icon ${icon} is missing`);
+    for (const icon of integ.icons)
+      if (!(await pathExists(icon))) warns.push(`${name}: icon ${icon} is missing`);
   }
   return { fails, warns, count };
 }
@@ -136,7 +131,7 @@ async function symlinkProblems(apps: [string, AppState][]): Promise<{ fails: str
     if (!s.symlink) continue;
     count++;
     // stat follows the link: a dangling one fails like a missing one.
-    if (!(await exists(s.symlink))) fails.push(`${name}: symlink ${s.symlink} is missing or dangling`);
+    if (!(await pathExists(s.symlink))) fails.push(`${name}: symlink ${s.symlink} is missing or dangling`);
   }
   return { fails, count };
 }

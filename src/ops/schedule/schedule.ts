@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { KeeperError, UsageError } from '../../core/errors.js';
@@ -23,6 +23,7 @@ import {
 import { unitLocation, type UnitLocation } from './unit-location.js';
 import { readUnitFile } from './read-unit-file.js';
 import { readOnCalendar, renderUnits, serviceArgv } from './units.js';
+import { isRegularFile } from '../../core/path-exists.js';
 
 /** What `schedule install` and `schedule remove` did, or left for the user to do. */
 export interface ScheduleChange {
@@ -140,7 +141,7 @@ async function keptEvery(loc: UnitLocation): Promise<string | undefined> {
 export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const access = await locateSystemctl(ctx.env);
-  const present = await Promise.all([exists(loc.servicePath), exists(loc.timerPath)]);
+  const present = await Promise.all([isRegularFile(loc.servicePath), isRegularFile(loc.timerPath)]);
   const files = [loc.servicePath, loc.timerPath].filter((_, i) => present[i]);
   if (files.length === 0) {
     return { unitDir: loc.dir, files: [], commands: [], applied: true, reason: undefined };
@@ -163,13 +164,6 @@ export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
     applied: true,
     reason: undefined,
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return readFile(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function systemdStatus(
@@ -206,7 +200,7 @@ export async function scheduleStatus(ctx: Context): Promise<ScheduleStatus> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const timer = await readUnitFile(loc.timerPath);
   const timerText = timer.kind === 'text' ? timer.text : undefined;
-  const installed = timerText !== undefined && (await exists(loc.servicePath));
+  const installed = timerText !== undefined && (await isRegularFile(loc.servicePath));
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
   const access = await locateSystemctl(ctx.env);
   let systemd: SystemdStatus | undefined;
