@@ -74,7 +74,7 @@ export async function loadRecipe(
     );
   }
   issues.push(...(await checkRecipe(y, data, location.dir)));
-  issues.push(...(await placeholderIssues(y, data, location.dir)));
+  issues.push(...placeholderIssues(y, data, location.dir));
   if (issues.length) throw new ConfigError(dedupe(issues));
   return { location, values: parsed.data as Record<string, unknown>, yaml: y };
 }

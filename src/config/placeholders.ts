@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
 import type { ConfigIssue } from '../core/errors.js';
+import { readSmallFileSync } from '../core/small-file.js';
 import { resolveScriptPath } from './recipe-checks.js';
 import { PLACEHOLDERS } from './templates.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
@@ -8,26 +7,14 @@ import { issueAt, type YamlFile } from './yaml-file.js';
 /** The part of a resolver script read to look for the scaffold's placeholder URL. */
 const SCRIPT_SCAN_BYTES = 64 * 1024;
 
-async function scriptHead(file: string): Promise<string> {
+function scriptHead(file: string): string {
   // Only a regular file is read (a directory or FIFO is the script-path check's to report), and
   // without blocking, so a FIFO swapped in meanwhile cannot hang validate.
-  if (
-    !(await stat(file).then(
-      (s) => s.isFile(),
-      () => false,
-    ))
-  )
-    return '';
-  const fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
-  if (!fh) return '';
   try {
-    const buf = Buffer.alloc(SCRIPT_SCAN_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
+    const read = readSmallFileSync(file, SCRIPT_SCAN_BYTES, { head: true });
+    return read.kind === 'text' ? read.text : '';
   } catch {
     return '';
-  } finally {
-    await fh.close();
   }
 }
 
@@ -35,11 +22,11 @@ async function scriptHead(file: string): Promise<string> {
  * Values `init --app` scaffolded and the user has not replaced yet: a recipe with them would only fail
  * later, against the network, with a less helpful error.
  */
-export async function placeholderIssues(
+export function placeholderIssues(
   y: YamlFile,
   data: Record<string, unknown>,
   recipeDir: string,
-): Promise<ConfigIssue[]> {
+): ConfigIssue[] {
   const strategy = (data.strategy ?? {}) as Record<string, unknown>;
   const issues: ConfigIssue[] = [];
   const hint = 'replace the placeholder that `init` wrote';
@@ -61,7 +48,7 @@ export async function placeholderIssues(
       }),
     );
   if (strategy.strategy === 'script' && typeof strategy.script_path === 'string') {
-    const text = await scriptHead(resolveScriptPath(strategy.script_path, recipeDir));
+    const text = scriptHead(resolveScriptPath(strategy.script_path, recipeDir));
     if (text.includes(PLACEHOLDERS.scriptUrl))
       issues.push(
         issueAt(

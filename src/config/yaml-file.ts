@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar, type Document } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { readSmallFileSync } from '../core/small-file.js';
 
 /** A parsed YAML file that still knows where every key and value came from. */
 export interface YamlFile {
@@ -28,39 +28,19 @@ export function parseYamlText(file: string, text: string): YamlFile {
 /** A recipe or config.yml larger than this is surely something else: refused before it is read. */
 export const MAX_YAML_BYTES = 1 << 20;
 
-/**
- * Reads a small text file: a regular file (a FIFO or device is refused, not waited on) of at most
- * `max` bytes. Errors keep their `code` (ENOENT). Synchronous on purpose: recipes are read at start,
- * before anything else runs, and are a few hundred bytes; the thread pool's four round trips per
- * file cost more than the read (200 recipes: about 40 ms of idle start-up, measured).
- */
-function readSmallTextFile(file: string, max: number): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw positioned(file, 'not a regular file');
-    if (st.size > max)
-      throw positioned(file, `larger than ${max >> 10} KiB; this is not a recipe or config file`);
-    // One byte more than allowed tells a file that grew since fstat from one that did not.
-    const buf = Buffer.alloc(Math.min(st.size, max) + 1);
-    let used = 0;
-    for (let n = 1; n > 0 && used < buf.length; used += n)
-      n = readSync(fd, buf, used, buf.length - used, used);
-    if (used > max)
-      throw positioned(file, `larger than ${max >> 10} KiB; this is not a recipe or config file`);
-    return buf.subarray(0, used).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function positioned(file: string, message: string): ConfigError {
   return new ConfigError([{ file, line: 1, col: 1, message }]);
 }
 
 /** Reads and parses a YAML file from disk (a regular file of at most MAX_YAML_BYTES). */
 export function readYamlFile(file: string): YamlFile {
-  return parseYamlText(file, readSmallTextFile(file, MAX_YAML_BYTES));
+  // Synchronous (see readSmallFileSync): 200 recipes read through the thread pool left about 40 ms
+  // of idle start-up, measured.
+  const read = readSmallFileSync(file, MAX_YAML_BYTES);
+  if (read.kind === 'not-regular') throw positioned(file, 'not a regular file');
+  if (read.kind === 'too-large')
+    throw positioned(file, `larger than ${MAX_YAML_BYTES >> 10} KiB; this is not a recipe or config file`);
+  return parseYamlText(file, read.text);
 }
 
 // The yaml library appends a code frame to some messages; keep the first line only.

@@ -99,7 +99,7 @@ async function readDropIns(
   const files: DropIn[] = [];
   for (const name of confs) {
     const file = join(dir, name);
-    const read = await readUnitFile(file);
+    const read = readUnitFile(file);
     if (read.kind === 'unreadable') return { ok: false, reason: `${file}: ${read.reason}` };
     if (read.kind === 'text') files.push({ file, text: read.text });
   }
@@ -109,7 +109,7 @@ async function readDropIns(
 /** One check of the installed timer's command; `ok` when no timer of ours is installed. */
 export async function scheduleCheck(ctx: Context): Promise<DoctorCheck> {
   const loc = unitLocation(ctx.paths, ctx.env);
-  const timer = await readUnitFile(loc.timerPath);
+  const timer = readUnitFile(loc.timerPath);
   if (timer.kind === 'missing') return check(ID, 'ok', 'no timer installed');
   if (timer.kind === 'unreadable') {
     return check(
@@ -123,7 +123,7 @@ export async function scheduleCheck(ctx: Context): Promise<DoctorCheck> {
     return check(ID, 'ok', `${loc.timerPath} was not written by schedule install; not checked`);
   }
   const hint = reinstallHint(loc, timer.text);
-  const service = await readUnitFile(loc.servicePath);
+  const service = readUnitFile(loc.servicePath);
   if (service.kind === 'missing')
     return check(ID, 'fail', `the timer has no service: ${loc.servicePath} is missing`, hint);
   if (service.kind === 'unreadable')

@@ -106,7 +106,7 @@ export async function installSchedule(
   opts: { every?: string | undefined; facts: ProcessFacts },
 ): Promise<ScheduleInstall> {
   const loc = unitLocation(ctx.paths, ctx.env);
-  const schedule = parseInterval(opts.every ?? (await keptEvery(loc)));
+  const schedule = parseInterval(opts.every ?? keptEvery(loc));
   await checkCalendar(ctx, schedule);
   const program = await chooseServiceProgram(opts.facts, ctx.env);
   const cmd = { program: program.argv, unitPath: program.unitPath, configDir: loc.configDir };
@@ -130,8 +130,8 @@ export async function installSchedule(
  * The interval of a timer we wrote before, as `--every` would give it: rewriting the units (after a
  * Node upgrade, as doctor suggests) keeps what the user chose. A timer we did not write counts not.
  */
-async function keptEvery(loc: UnitLocation): Promise<string | undefined> {
-  const timer = await readUnitFile(loc.timerPath);
+function keptEvery(loc: UnitLocation): string | undefined {
+  const timer = readUnitFile(loc.timerPath);
   if (timer.kind !== 'text' || !timer.text.startsWith(UNIT_HEADER)) return undefined;
   const onCalendar = readOnCalendar(timer.text);
   return onCalendar ? everyFor(onCalendar) : undefined;
@@ -198,7 +198,7 @@ async function systemdStatus(
 /** Installed units, next and last run from the user manager, and the last run's outcome from state. */
 export async function scheduleStatus(ctx: Context): Promise<ScheduleStatus> {
   const loc = unitLocation(ctx.paths, ctx.env);
-  const timer = await readUnitFile(loc.timerPath);
+  const timer = readUnitFile(loc.timerPath);
   const timerText = timer.kind === 'text' ? timer.text : undefined;
   const installed = timerText !== undefined && (await isRegularFile(loc.servicePath));
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
