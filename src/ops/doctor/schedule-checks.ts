@@ -8,13 +8,12 @@ import { isAbsolute, join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { VERSION } from '../../core/version.js';
-import { everyFor } from '../schedule/interval.js';
 import { probeVersion } from '../schedule/probe-version.js';
 import { readUnitFile } from '../schedule/read-unit-file.js';
 import { readServiceCommands, UNIT_HEADER, type DropIn } from '../schedule/service-file.js';
 import { isNodeForm, SYSTEMD_DEFAULT_PATH } from '../schedule/service-program.js';
 import { unitLocation, type UnitLocation } from '../schedule/unit-location.js';
-import { readOnCalendar } from '../schedule/units.js';
+import { everyOfTimer } from '../schedule/units.js';
 import { versionManagerOf } from '../schedule/version-manager-dir.js';
 import { check, worst, type CheckStatus, type DoctorCheck } from './types.js';
 
@@ -22,7 +21,7 @@ const ID = 'schedule';
 
 /** The command that writes the units again with the same config dir and interval. */
 function reinstallHint(loc: UnitLocation, timerText: string): string {
-  const every = everyFor(readOnCalendar(timerText) ?? 'daily');
+  const every = everyOfTimer(timerText);
   const words = [
     'appimage-keeper',
     ...(loc.configDir ? ['--config-dir', loc.configDir] : []),

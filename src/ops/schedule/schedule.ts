@@ -8,7 +8,7 @@ import type { RunRecord } from '../../state/types.js';
 import { findProgram } from '../find-program.js';
 import { runProgram } from '../run-program.js';
 import type { ProcessFacts } from '../self-update/install-kind.js';
-import { everyFor, parseInterval, type TimerSchedule } from './interval.js';
+import { parseInterval, type TimerSchedule } from './interval.js';
 import { UNIT_HEADER } from './service-file.js';
 import { chooseServiceProgram, type ServiceProgram } from './service-program.js';
 import {
@@ -22,7 +22,7 @@ import {
 } from './systemctl.js';
 import { unitLocation, type UnitLocation } from './unit-location.js';
 import { readUnitFile } from './read-unit-file.js';
-import { readOnCalendar, renderUnits, serviceArgv } from './units.js';
+import { everyOfTimer, readOnCalendar, renderUnits, serviceArgv } from './units.js';
 import { isRegularFile } from '../../core/path-exists.js';
 
 /** What `schedule install` and `schedule remove` did, or left for the user to do. */
@@ -133,8 +133,7 @@ export async function installSchedule(
 function keptEvery(loc: UnitLocation): string | undefined {
   const timer = readUnitFile(loc.timerPath);
   if (timer.kind !== 'text' || !timer.text.startsWith(UNIT_HEADER)) return undefined;
-  const onCalendar = readOnCalendar(timer.text);
-  return onCalendar ? everyFor(onCalendar) : undefined;
+  return everyOfTimer(timer.text);
 }
 
 /** Disables the timer (when systemctl is usable), deletes both unit files and reloads. */

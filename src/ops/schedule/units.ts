@@ -1,5 +1,5 @@
 import { TOOL_DIR_NAME } from '../../config/paths.js';
-import type { TimerSchedule } from './interval.js';
+import { everyFor, type TimerSchedule } from './interval.js';
 import { UNIT_HEADER } from './service-file.js';
 import { systemdEnvQuote, systemdQuote } from './unit-words.js';
 
@@ -75,4 +75,10 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
 /** The `OnCalendar=` value of an installed timer file, if any. */
 export function readOnCalendar(timerText: string): string | undefined {
   return /^OnCalendar=(.*)$/m.exec(timerText)?.[1]?.trim();
+}
+
+/** The `--every` that writes an installed timer's `OnCalendar=` again (undefined: the default, daily). */
+export function everyOfTimer(timerText: string): string | undefined {
+  const onCalendar = readOnCalendar(timerText);
+  return onCalendar ? everyFor(onCalendar) : undefined;
 }
