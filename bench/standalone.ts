@@ -4,43 +4,21 @@
  *
  *   npm run build && npx tsx bench/standalone.ts [--runs 20]
  *
- * Builds the executable into a temp dir first (also timed). Each command runs under bash, whose
- * `times` builtin gives the child's CPU time (Node has no getrusage for children) and whose
- * $EPOCHREALTIME gives the wall time without bash's own start-up. Prints a markdown table.
+ * Builds the executable into a temp dir first (also timed), then times each command with
+ * bench/time-run.ts. Prints a markdown table.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildStandalone } from '../scripts/build-standalone.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
+import { median, numberArg } from './cli-args.js';
+import { timeRun } from './time-run.js';
 
-const at = process.argv.indexOf('--runs');
-const runs = at > 0 ? Number(process.argv[at + 1]) : 20;
-
-const TIMED = 's=$EPOCHREALTIME; "$@" >/dev/null 2>&1; e=$EPOCHREALTIME; times; echo "$s $e"';
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
-
-function seconds(field: string): number {
-  const m = /^(\d+)m([\d.]+)s$/.exec(field);
-  return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
-}
-
-/** Wall and CPU (user + sys) seconds of one run. */
-function timeOnce(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
-  const r = spawnSync('/bin/bash', ['-c', TIMED, '_', ...argv], { env, encoding: 'utf8', timeout: 30_000 });
-  const lines = r.stdout.trim().split('\n');
-  const [user = '', sys = ''] = (lines[1] ?? '').split(/\s+/);
-  const [s = '0', e = '0'] = (lines[2] ?? '').split(' ');
-  return { wall: Number(e) - Number(s), cpu: seconds(user) + seconds(sys) };
-}
+const runs = numberArg('runs', 20);
 
 function measure(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
-  const samples = Array.from({ length: runs }, () => timeOnce(argv, env));
+  const samples = Array.from({ length: runs }, () => timeRun(argv, env));
   return { wall: median(samples.map((x) => x.wall)), cpu: median(samples.map((x) => x.cpu)) };
 }
 

@@ -1,47 +1,22 @@
 /**
  * Start-up cost of the built CLI beside a bare `node -e 0`, measured side by side in one run:
- * `--version`, `completion bash` and `list` with 200 recipes (a fresh HOME). CPU is user + system
- * time of the child as bash's `time` reports it; wall time is measured here.
+ * `--version`, `completion bash` and `list` with 200 recipes (a fresh HOME). CPU (user + system)
+ * and wall time of each run come from bench/time-run.ts.
  *
  *   npm run build && npx tsx bench/startup.ts [--rounds 7] [--recipes 200]
  *
  * Prints a markdown table with the median of each and the targets: `--version` and `completion`
  * at most 1.3x bare node's CPU time, `list` with 200 recipes at most 0.25 s.
  */
-import { spawnSync } from 'node:child_process';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
 import { makeTmpHome } from '../test/helpers/tmp-home.js';
 import { median, numberArg } from './cli-args.js';
+import { timeRun } from './time-run.js';
 
 const rounds = numberArg('rounds', 7);
 const recipes = numberArg('recipes', 200);
 
-interface Sample {
-  cpu: number;
-  wall: number;
-}
-
-/** One run of `node args` under bash's `time`: CPU seconds (user + system) and wall seconds. */
-function measure(args: string[], env: NodeJS.ProcessEnv): Sample {
-  const started = process.hrtime.bigint();
-  // bash's `time` keeps milliseconds (/usr/bin/time rounds to 10 ms, too coarse for a bare node).
-  const r = spawnSync(
-    'bash',
-    ['-c', 'TIMEFORMAT="%3U %3S"; time "$@" >/dev/null', 'bench', process.execPath, ...args],
-    {
-      env,
-      encoding: 'utf8',
-      timeout: 30_000,
-    },
-  );
-  const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const last = r.stderr.trim().split('\n').at(-1) ?? '';
-  const [user, sys] = last.split(' ').map(Number);
-  if (user === undefined || sys === undefined || Number.isNaN(user + sys))
-    throw new Error(`no timing in ${last}`);
-  return { cpu: user + sys, wall };
-}
+type Sample = ReturnType<typeof timeRun>;
 
 const home = await makeTmpHome();
 try {
@@ -81,7 +56,8 @@ try {
   const samples = new Map<string, Sample[]>(cases.map((c) => [c.label, []]));
   // Interleaved rounds, so a busy moment on the machine hits every case alike.
   for (let r = 0; r < rounds; r++) {
-    for (const c of cases) samples.get(c.label)?.push(measure(c.args, { ...home.env, NO_COLOR: '1' }));
+    for (const c of cases)
+      samples.get(c.label)?.push(timeRun([process.execPath, ...c.args], { ...home.env, NO_COLOR: '1' }));
   }
   const med = (label: string, key: keyof Sample): number =>
     median((samples.get(label) ?? []).map((s) => s[key]));
