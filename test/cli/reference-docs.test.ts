@@ -2,38 +2,20 @@
 // the committed reference must match a fresh render, and both name every command and flag.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI_DOC_PATH, renderCliDocs, renderManPage } from '../../scripts/cli-docs.js';
 import { describeProgram } from '../../src/cli/main.js';
-import { runDocScript } from '../helpers/doc-script.js';
+import { generatedDocTests } from '../helpers/doc-script.js';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 
-function runDocs(args: string[]): { status: number | null; stderr: string } {
-  return runDocScript('cli-docs.ts', args);
-}
-
 void describe('docs/cli.md', () => {
-  void test('is up to date with the commands (npx tsx scripts/cli-docs.ts --check)', () => {
-    const r = runDocs(['--check']);
-    assert.equal(r.status, 0, `${r.stderr}\nregenerate with: npx tsx scripts/cli-docs.ts`);
-  });
-
-  void test('--check fails on a stale file and passes once it is regenerated', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ak-'));
-    try {
-      const file = join(dir, 'cli.md');
-      await writeFile(file, (await readFile(CLI_DOC_PATH, 'utf8')).replace('--dry-run', '--dryrun'));
-      const stale = runDocs(['--check', '--file', file]);
-      assert.equal(stale.status, 1);
-      assert.match(stale.stderr, /is out of date/);
-      assert.equal(runDocs(['--file', file]).status, 0);
-      assert.equal(runDocs(['--check', '--file', file]).status, 0);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  generatedDocTests({
+    script: 'cli-docs.ts',
+    path: CLI_DOC_PATH,
+    what: 'commands',
+    stale: (text) => text.replace('--dry-run', '--dryrun'),
   });
 
   void test('names every command, every flag and two or three examples per command', async () => {

@@ -1,7 +1,7 @@
 /**
- * Build provenance end to end: the built CLI (test-hooks build, trusting a test CA made with
- * openssl) updates apps whose attestations the sim serves, and every failure keeps the installed
- * version intact and runnable, names the error and exits 1.
+ * Build provenance policy end to end, beside provenance.test.ts: the published build ignores the
+ * test root, `provenance: warn` and release attestations of immutable releases, and attestations
+ * asked of the hub itself when release metadata comes through a proxy.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
