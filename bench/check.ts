@@ -9,7 +9,7 @@
  * requests per run beside the sequential time (N × latency) and the lower bound
  * ceil(N / per-host limit) × latency. `--profile DIR` writes a V8 CPU profile of every CLI run.
  */
-import { LIMITS } from '../src/engine/run.js';
+import { LIMITS } from '../src/app/run.js';
 import { startSim, type Sim } from '../sim/index.js';
 import { recordResponses, type CheckJson } from '../test/e2e-check/helpers.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';

@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { withBlockMap } from '../fixtures/blockmap.js';
 import { makeAppImage } from '../fixtures/make-appimage.js';
 import { generatedBytes, startSim } from '../sim/index.js';
-import { parseBlockMap, tailJsonLength, type BlockMap } from '../src/net/blockmap/format.js';
+import { parseBlockMap, tailJsonLength, type BlockMap } from '../src/transfer/blockmap/format.js';
 import { arg, bundleClient, countingRelay, hashFile, median, timed } from './support.js';
 
 const run = promisify(execFile);
@@ -27,9 +27,9 @@ const MiB = 1024 * 1024;
 
 /** One bundled client for our three methods: `node client.mjs <method> <url> <seed> <dir>`. */
 const CLIENT = `
-  import { download } from './src/net/download/index.ts';
-  import { zsyncDownload } from './src/net/zsync/index.ts';
-  import { blockmapDownload } from './src/net/blockmap/index.ts';
+  import { download } from './src/transfer/download/index.ts';
+  import { zsyncDownload } from './src/transfer/zsync/index.ts';
+  import { blockmapDownload } from './src/transfer/blockmap/index.ts';
   const [method, url, seedPath, destDir] = process.argv.slice(2);
   const common = { destDir, tempPrefix: '.bench-', stallTimeoutMs: 30000 };
   const t0 = performance.now();

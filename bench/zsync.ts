@@ -19,7 +19,7 @@ import { arg, bundleClient, countingRelay, hashFile, median, timed } from './sup
 const run = promisify(execFile);
 
 const CLIENT = `
-  import { zsyncDownload } from './src/net/zsync/index.ts';
+  import { zsyncDownload } from './src/transfer/zsync/index.ts';
   const [controlUrl, seedPath, destDir] = process.argv.slice(2);
   const t0 = performance.now();
   const r = await zsyncDownload({ controlUrl, seedPath, destDir, tempPrefix: '.bench-', stallTimeoutMs: 30000 });

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { standaloneFileName } from '../src/ops/self-update/asset-name.js';
+import { standaloneFileName } from '../src/system/self-update/asset-name.js';
 import { commonOptions, pkg } from './bundle-options.mjs';
 
 type Inject = (file: string, name: string, data: Buffer, opts: { sentinelFuse: string }) => Promise<void>;
@@ -66,7 +66,7 @@ export async function buildStandalone(
     const main = join(work, 'appimage-keeper.cjs');
     const bundled = await build({
       ...commonOptions,
-      entryPoints: ['src/cli/standalone.ts'],
+      entryPoints: ['src/entry/standalone.ts'],
       outfile: main,
       format: 'cjs',
     });

@@ -31,7 +31,7 @@ if (testHooks) {
   process.exit(0);
 }
 
-// The published bundle: a small CommonJS entry (src/cli/launcher.ts, built alone so it loads no
+// The published bundle: a small CommonJS entry (src/entry/launcher.ts, built alone so it loads no
 // chunk) that answers --version and completion itself and imports the rest of the CLI, ES modules
 // (dist/chunks/cli.mjs), only for other commands; the CLI is split so each command loads its own
 // modules when it runs (docs/decisions.md, "Start-up").
@@ -40,7 +40,7 @@ rmSync('dist', { recursive: true, force: true });
 const CLI_CHUNK = './chunks/cli.mjs';
 await build({
   ...commonOptions,
-  entryPoints: { 'appimage-keeper': 'src/cli/launcher.ts' },
+  entryPoints: { 'appimage-keeper': 'src/entry/launcher.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -58,7 +58,7 @@ await build({
 chmodSync('dist/appimage-keeper.cjs', 0o755);
 await build({
   ...commonOptions,
-  entryPoints: { 'chunks/cli': 'src/cli/bin.ts' },
+  entryPoints: { 'chunks/cli': 'src/entry/bin.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

@@ -12,11 +12,11 @@ export function repositoryUrl(p = pkg) {
 }
 
 /**
- * Options common to every bundle of the CLI: the npm one (entry src/cli/launcher.ts, with bin.ts
- * in chunks), the standalone one (src/cli/standalone.ts) and the test harness's (bin.ts).
+ * Options common to every bundle of the CLI: the npm one (entry src/entry/launcher.ts, with bin.ts
+ * in chunks), the standalone one (src/entry/standalone.ts) and the test harness's (bin.ts).
  */
 export const commonOptions = {
-  entryPoints: ['src/cli/bin.ts'],
+  entryPoints: ['src/entry/bin.ts'],
   bundle: true,
   platform: 'node',
   target: 'node20',

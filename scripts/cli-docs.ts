@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import type { CliModel, CommandModel, FlagModel } from '../src/cli/cli-model.js';
-import { completionCommand } from '../src/cli/commands/completion.js';
+import { completionCommand } from '../src/commands/completion.js';
 import { COMPLETION_FILES } from '../src/cli/fast-answer.js';
-import { describeProgram } from '../src/cli/main.js';
+import { describeProgram } from '../src/main.js';
 import { examplesOf } from '../src/cli/help-examples.js';
 import { writeOrCheckDoc } from './generated-doc.js';
 

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { KeeperError } from '../core/errors.js';
-import type { ByteTap } from '../net/download/index.js';
+import type { ByteTap } from '../transfer/download/index.js';
 import { parseElfHeader, type ElfInfo } from './elf.js';
 import { verifyPayloadFits } from './payload-fit.js';
 

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { ByteTap } from '../net/download/index.js';
+import type { ByteTap } from '../transfer/download/index.js';
 import { locateSectionTable, nameSections, parseSectionHeaders, type ElfSection } from './elf-sections.js';
 
 /** The signed digest of an AppImage and the ranges that were zeroed for it. */

@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { INTERVAL_SUGGESTIONS } from '../ops/schedule/interval.js';
+import { INTERVAL_SUGGESTIONS } from '../system/schedule/interval.js';
 import { examplesOf } from './help-examples.js';
 
 /** One flag as help, the reference docs and completion see it. */

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isSea } from 'node:sea';
-import type { ProcessFacts } from '../ops/self-update/install-kind.js';
+import type { ProcessFacts } from '../system/self-update/install-kind.js';
 
 /** Facts about this process (standalone executable or not, node binary, real script path). */
 export function processFacts(): ProcessFacts {

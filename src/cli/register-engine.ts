@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../core/context.js';
-import type { RemoveFlags } from './commands/remove.js';
-import type { UpdateFlags } from './commands/update.js';
-import type { Invocation } from './main.js';
+import type { RemoveFlags } from '../commands/remove.js';
+import type { UpdateFlags } from '../commands/update.js';
+import type { Invocation } from '../main.js';
 
 /** Registers the commands that talk to the network and write state (check, update, remove). */
 export function registerEngineCommands(program: Command, inv: Invocation, ctx: () => Context): void {
@@ -13,7 +13,7 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .option('--force', 'send requests even while a rate-limit window is open')
     .option('--exit-code', 'exit 10 when an update is available for an app that is not held')
     .action(async (apps: string[], flags: { force?: boolean; exitCode?: boolean }) => {
-      const { checkCommand } = await import('./commands/check.js');
+      const { checkCommand } = await import('../commands/check.js');
       inv.setResult('check', await checkCommand(ctx(), inv.output(), apps, flags));
     });
 
@@ -29,7 +29,7 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .option('--show-all', 'also list apps that are up to date')
     .option('--self', 'then update appimage-keeper itself (as `self-update`)')
     .action(async (apps: string[], flags: UpdateFlags) => {
-      const { updateCommand } = await import('./commands/update.js');
+      const { updateCommand } = await import('../commands/update.js');
       inv.setResult('update', await updateCommand(ctx(), inv.output(), apps, flags, inv.setSink));
     });
 
@@ -42,7 +42,7 @@ export function registerEngineCommands(program: Command, inv: Invocation, ctx: (
     .option('--purge', 'also delete the recipe and forget the app')
     .option('--orphans', 'remove installed apps whose recipe is gone, and leftover temp files')
     .action(async (apps: string[], flags: RemoveFlags) => {
-      const { removeCommand } = await import('./commands/remove.js');
+      const { removeCommand } = await import('../commands/remove.js');
       inv.setResult('remove', await removeCommand(ctx(), inv.output(), apps, flags));
     });
 }

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../core/context.js';
-import type { AdoptFlags } from './commands/adopt.js';
-import type { AddFlags } from './commands/add.js';
-import type { Invocation } from './main.js';
+import type { AdoptFlags } from '../commands/adopt.js';
+import type { AddFlags } from '../commands/add.js';
+import type { Invocation } from '../main.js';
 
 /** Registers the onboarding commands (adopt, add). */
 export function registerOnboardCommands(program: Command, inv: Invocation, ctx: () => Context): void {
@@ -18,7 +18,7 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
     .option('--yes', 'with --scan: adopt what the plan shows')
     .option('--dry-run', 'show the plan only; write nothing')
     .action(async (files: string[], flags: AdoptFlags) => {
-      const { adoptCommand } = await import('./commands/adopt.js');
+      const { adoptCommand } = await import('../commands/adopt.js');
       inv.setResult('adopt', await adoptCommand(ctx(), inv.output(), files, flags));
     });
 
@@ -30,7 +30,7 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
     .option('--install', 'then install the app (as `update NAME`)')
     .option('--dry-run', 'print the recipe only; write nothing')
     .action(async (url: string, flags: AddFlags) => {
-      const { addCommand } = await import('./commands/add.js');
+      const { addCommand } = await import('../commands/add.js');
       inv.setResult('add', await addCommand(ctx(), inv.output(), url, flags, inv.setSink));
     });
 }

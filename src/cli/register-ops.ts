@@ -1,10 +1,10 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../core/context.js';
 import { REPOSITORY } from '../core/version.js';
-import type { DoctorFlags } from './commands/doctor.js';
-import type { ScheduleFlags } from './commands/schedule.js';
-import type { SelfUpdateFlags } from './commands/self-update.js';
-import type { Invocation } from './main.js';
+import type { DoctorFlags } from '../commands/doctor.js';
+import type { ScheduleFlags } from '../commands/schedule.js';
+import type { SelfUpdateFlags } from '../commands/self-update.js';
+import type { Invocation } from '../main.js';
 
 /** Registers the unattended-operation commands (schedule, doctor, rollback, unhold, self-update). */
 export function registerOpsCommands(program: Command, inv: Invocation, ctx: () => Context): void {
@@ -16,7 +16,7 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     )
     .option('--every <interval>', 'daily (default), weekly, hourly, 6h, 30m, or an OnCalendar= expression')
     .action(async (action: string, flags: ScheduleFlags) => {
-      const { scheduleCommand } = await import('./commands/schedule.js');
+      const { scheduleCommand } = await import('../commands/schedule.js');
       inv.setResult('schedule', await scheduleCommand(ctx(), inv.output(), action, flags));
     });
 
@@ -25,7 +25,7 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     .description('check directories, config, state, installed files and tools; --online adds the hub API')
     .option('--online', 'also check API reachability, the token and the rate-limit budget')
     .action(async (flags: DoctorFlags) => {
-      const { doctorCommand } = await import('./commands/doctor.js');
+      const { doctorCommand } = await import('../commands/doctor.js');
       inv.setResult('doctor', await doctorCommand(ctx(), inv.output(), flags));
     });
 
@@ -34,7 +34,7 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     .description('restore the previous version of an app (and hold it until `unhold` or `update --force`)')
     .argument('<app>', 'app to roll back')
     .action(async (app: string) => {
-      const { rollbackCommand } = await import('./commands/rollback.js');
+      const { rollbackCommand } = await import('../commands/rollback.js');
       inv.setResult('rollback', await rollbackCommand(ctx(), inv.output(), app));
     });
 
@@ -43,7 +43,7 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     .description('let `update` handle apps held after a rollback again')
     .argument('<apps...>', 'apps to release')
     .action(async (apps: string[]) => {
-      const { unholdCommand } = await import('./commands/unhold.js');
+      const { unholdCommand } = await import('../commands/unhold.js');
       inv.setResult('unhold', await unholdCommand(ctx(), inv.output(), apps));
     });
 
@@ -53,7 +53,7 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     .option('--repository <url>', `release repository to update from (default: ${REPOSITORY})`)
     .option('--force', 'reinstall even when the latest release is not newer')
     .action(async (flags: SelfUpdateFlags) => {
-      const { selfUpdateCommand } = await import('./commands/self-update.js');
+      const { selfUpdateCommand } = await import('../commands/self-update.js');
       inv.setResult('self-update', await selfUpdateCommand(ctx(), inv.output(), flags, inv.setSink));
     });
 }

@@ -1,9 +1,9 @@
 import type { Command, CommanderError } from 'commander';
 import { didYouMean } from '../config/did-you-mean.js';
 import { ExitCode } from '../core/errors.js';
-import type { Invocation } from './main.js';
+import type { Invocation } from '../main.js';
 import type { CommandResult } from './result.js';
-import { guardTerminal } from './terminal-text.js';
+import { guardTerminal } from '../render/terminal-text.js';
 
 /**
  * What the program does when no subcommand matched: `help [command]`, an unknown command (with a

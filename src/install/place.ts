@@ -2,7 +2,7 @@ import { chmod, copyFile, constants, link, lstat, mkdir, rename } from 'node:fs/
 import { join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import { KeeperError } from '../core/errors.js';
-import { ownedTempPath } from '../net/download/index.js';
+import { ownedTempPath } from '../transfer/download/index.js';
 import { appFileName } from '../core/file-names.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import { deleteManagedFile, isInside } from './managed-delete.js';

@@ -7,8 +7,8 @@ import { parseAppStreamUrls } from '../../src/appimage/appstream.js';
 import { parseUpdateInfo, readUpdateInfoText } from '../../src/appimage/update-info.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { corpusFile, skipWithoutCorpus } from '../helpers/corpus.js';
-import { managerOf, nameFromFileName } from '../../src/ops/adopt/file-names.js';
-import { globForName } from '../../src/ops/recipe-from-release.js';
+import { managerOf, nameFromFileName } from '../../src/app/adopt/file-names.js';
+import { globForName } from '../../src/app/add/recipe-from-release.js';
 
 after(disposeFixtureAppImages);
 

@@ -3,9 +3,9 @@ import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { withBlockMap } from '../../fixtures/blockmap.js';
-import { ChunkHasher } from '../../src/net/blockmap/chunk-hasher.js';
-import { ChunkReceiver } from '../../src/net/blockmap/chunk-receiver.js';
-import { parseBlockMap, tailJsonLength, type BlockMap } from '../../src/net/blockmap/format.js';
+import { ChunkHasher } from '../../src/transfer/blockmap/chunk-hasher.js';
+import { ChunkReceiver } from '../../src/transfer/blockmap/chunk-receiver.js';
+import { parseBlockMap, tailJsonLength, type BlockMap } from '../../src/transfer/blockmap/format.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { pseudoRandom, tempDir } from '../zsync/helpers.js';
 

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { withBlockMap } from '../../fixtures/blockmap.js';
-import { readLocalBlockMap } from '../../src/net/blockmap/index.js';
+import { readLocalBlockMap } from '../../src/transfer/blockmap/index.js';
 import { corpusFile, skipWithoutCorpus } from '../helpers/corpus.js';
 import { tempDir } from '../zsync/helpers.js';
 

@@ -10,7 +10,7 @@ import {
   readLocalBlockMap,
   type BlockmapRequest,
   type BlockmapResult,
-} from '../../src/net/blockmap/index.js';
+} from '../../src/transfer/blockmap/index.js';
 import { expectCleanFailure, leftovers, pseudoRandom, tempDir, writeFiles } from '../zsync/helpers.js';
 
 const PREFIX = '.appimage-keeper-test-';

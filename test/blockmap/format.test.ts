@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
 import { blockMapJson, chunkSizes, withBlockMap, withTail } from '../../fixtures/blockmap.js';
-import { parseBlockMap, tailJsonLength } from '../../src/net/blockmap/format.js';
-import { planCopies } from '../../src/net/blockmap/plan.js';
+import { parseBlockMap, tailJsonLength } from '../../src/transfer/blockmap/format.js';
+import { planCopies } from '../../src/transfer/blockmap/plan.js';
 import { pseudoRandom } from '../zsync/helpers.js';
 
 /** The block map of a file with a tail, or undefined. */

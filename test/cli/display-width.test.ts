@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { displayWidth, shortenMiddle, truncateEnd } from '../../src/cli/display-width.js';
-import { fitTable } from '../../src/cli/fit-table.js';
-import { tildePath } from '../../src/cli/terminal-text.js';
+import { displayWidth, shortenMiddle, truncateEnd } from '../../src/render/display-width.js';
+import { fitTable } from '../../src/render/fit-table.js';
+import { tildePath } from '../../src/render/terminal-text.js';
 
 void describe('display width', () => {
   void test('counts terminal cells: wide characters two, combining marks none, colours nothing', () => {

@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../src/main.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

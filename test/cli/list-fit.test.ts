@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { displayWidth } from '../../src/cli/display-width.js';
+import { displayWidth } from '../../src/render/display-width.js';
 import { directRecipe } from '../config/workspace-fixture.js';
 import { runCliInPty, screenLines } from '../helpers/pty.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
-import { createOutput } from '../../src/cli/output.js';
+import { createOutput } from '../../src/render/output.js';
 
 function tty(): PassThrough {
   return Object.assign(new PassThrough(), { isTTY: true });

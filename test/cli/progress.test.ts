@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
-import { createOutput } from '../../src/cli/output.js';
-import { createProgressRenderer } from '../../src/cli/progress.js';
+import { createOutput } from '../../src/render/output.js';
+import { createProgressRenderer } from '../../src/render/progress.js';
 import { screenFrames, type PtyRun } from '../helpers/pty.js';
 
 const BAR = /^ (\S+) +\|[^|]*\| (\S+ \S+) \/ \S+ \S+(?: {2}(\S+ \S+))?/;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI_DOC_PATH, renderCliDocs, renderManPage } from '../../scripts/cli-docs.js';
-import { describeProgram } from '../../src/cli/main.js';
+import { describeProgram } from '../../src/main.js';
 import { generatedDocTests } from '../helpers/doc-script.js';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FIELD_MAX, guardTerminal, termMessage, termText } from '../../src/cli/terminal-text.js';
+import { FIELD_MAX, guardTerminal, termMessage, termText } from '../../src/render/terminal-text.js';
 
 void describe('terminal text', () => {
   void test('control characters are shown escaped', () => {

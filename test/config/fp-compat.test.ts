@@ -8,10 +8,10 @@ import { chmod, cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { runCli } from '../../src/cli/main.js';
+import { runCli } from '../../src/main.js';
 import { forgeUrlBase } from '../../src/config/forge-url-template.js';
 import { patternsIntersect } from '../../src/config/file-collisions.js';
-import { routeRepository } from '../../src/forge/detect.js';
+import { routeRepository } from '../../src/sources/forge/detect.js';
 import { appFileName } from '../../src/core/file-names.js';
 import { renderFileName, tempPrefix } from '../../src/install/naming.js';
 import { ourName } from '../../src/install/desktop-names.js';

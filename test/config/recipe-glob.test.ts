@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import picomatch from 'picomatch';
 import { compileGlob } from '../../src/config/recipe-glob.js';
-import { matchingAssets } from '../../src/forge/asset-match.js';
+import { matchingAssets } from '../../src/sources/forge/asset-match.js';
 
 const GLOBS = [
   '*.AppImage',

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildRuntime } from '../../fixtures/runtime.js';
-import { standaloneFileName } from '../../src/ops/self-update/asset-name.js';
+import { standaloneFileName } from '../../src/system/self-update/asset-name.js';
 import { pkg } from '../../scripts/bundle-options.mjs';
 import { CLI_PATH, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { sha256 } from '../helpers/sha256.js';

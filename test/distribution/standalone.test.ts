@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildRuntime } from '../../fixtures/runtime.js';
-import { standaloneFileName } from '../../src/ops/self-update/asset-name.js';
+import { standaloneFileName } from '../../src/system/self-update/asset-name.js';
 import { buildStandalone } from '../../scripts/build-standalone.js';
 import { pkg } from '../../scripts/bundle-options.mjs';
 import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';

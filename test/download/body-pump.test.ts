@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, describe, mock, test } from 'node:test';
-import { Attempt } from '../../src/net/download/attempt.js';
-import { pumpBody, type PumpCursor } from '../../src/net/download/body-pump.js';
-import { PROGRESS_INTERVAL_MS } from '../../src/net/progress-interval.js';
+import { Attempt } from '../../src/transfer/download/attempt.js';
+import { pumpBody, type PumpCursor } from '../../src/transfer/download/body-pump.js';
+import { PROGRESS_INTERVAL_MS } from '../../src/transfer/progress-interval.js';
 
 void describe('body pump: progress on a slow link', () => {
   const dirs: string[] = [];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
-import { download } from '../../src/net/download/index.js';
+import { download } from '../../src/transfer/download/index.js';
 import { listDir, request, setUp, type Bench } from './helpers.js';
 
 const ANNOUNCED = 5568;

@@ -3,7 +3,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
-import { cleanStaleTemps, download, type DownloadResult } from '../../src/net/download/index.js';
+import { cleanStaleTemps, download, type DownloadResult } from '../../src/transfer/download/index.js';
 import { bootTag } from '../../src/core/process-owner.js';
 import { deadPid } from '../helpers/dead-pid.js';
 import { legacyTempPattern, tempPrefix } from '../../src/install/naming.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../sim/index.js';
-import { download } from '../../src/net/download/index.js';
-import { initialSegments } from '../../src/net/download/segment-plan.js';
+import { download } from '../../src/transfer/download/index.js';
+import { initialSegments } from '../../src/transfer/download/segment-plan.js';
 import { fileSha256, listDir, rangesFor, removeTestTemps, request, setUp, type Bench } from './helpers.js';
 
 const SIZE = 2 * 1024 * 1024 + 4099;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { startSim, type Sim } from '../../sim/index.js';
-import type { DownloadRequest } from '../../src/net/download/index.js';
+import type { DownloadRequest } from '../../src/transfer/download/index.js';
 
 /** A running sim and a scratch directory, torn down together. */
 export interface Bench {

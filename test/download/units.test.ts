@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createHostLimiter } from '../../src/net/download/index.js';
-import { withoutAuthorization } from '../../src/net/download/http-open.js';
+import { createHostLimiter } from '../../src/transfer/download/index.js';
+import { withoutAuthorization } from '../../src/transfer/download/http-open.js';
 import {
   acceptsByteRanges,
   contentLength,
   parseContentRange,
   rangeValidator,
   retryAfterMs,
-} from '../../src/net/download/response-headers.js';
+} from '../../src/transfer/download/response-headers.js';
 import {
   contiguousEnd,
   initialSegments,
   stealWork,
   type Segment,
-} from '../../src/net/download/segment-plan.js';
+} from '../../src/transfer/download/segment-plan.js';
 
 void describe('segment plan', () => {
   void test('initial segments tile the file and respect the minimum size', () => {

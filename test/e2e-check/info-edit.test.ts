@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
-import { runCli as runCliInProcess } from '../../src/cli/main.js';
+import { runCli as runCliInProcess } from '../../src/main.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease } from '../helpers/hub-release.js';
 import { sha256 } from '../helpers/sha256.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before } from 'node:test';
 import { withBlockMap } from '../../fixtures/blockmap.js';
-import { parseBlockMap, tailJsonLength, type BlockMap } from '../../src/net/blockmap/format.js';
+import { parseBlockMap, tailJsonLength, type BlockMap } from '../../src/transfer/blockmap/format.js';
 import {
   buildFixtures,
   FIXTURE_NAME,

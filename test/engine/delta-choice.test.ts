@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DeltaMethod } from '../../src/config/types.js';
-import { zsyncControlUrl } from '../../src/engine/fetch-asset.js';
-import type { Resolution } from '../../src/strategy/types.js';
+import { zsyncControlUrl } from '../../src/app/fetch-asset.js';
+import type { Resolution } from '../../src/sources/types.js';
 import { makeSettings } from '../strategy/support.js';
 
 const FORGE = { strategy: 'forge', repository: 'https://github.com/o/r' } as const;

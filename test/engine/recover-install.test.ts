@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { recoverInstall } from '../../src/engine/recover-install.js';
+import { recoverInstall } from '../../src/app/recover-install.js';
 import { readIntent, writeIntent, type InstallIntent } from '../../src/state/intent.js';
 import { StateStore } from '../../src/state/store.js';
 

@@ -5,10 +5,10 @@ import {
   releaseGuard,
   rememberReleaseAsset,
   RELEASE_ASSET_HISTORY,
-} from '../../src/engine/release-guards.js';
-import { isOlderRelease } from '../../src/forge/proxy-trust.js';
+} from '../../src/app/release-guards.js';
+import { isOlderRelease } from '../../src/sources/forge/proxy-trust.js';
 import type { AppState } from '../../src/state/types.js';
-import type { Resolution } from '../../src/strategy/types.js';
+import type { Resolution } from '../../src/sources/types.js';
 import { forge, makeSettings } from '../strategy/support.js';
 
 const settings = makeSettings(forge('https://github.com/o/r'));

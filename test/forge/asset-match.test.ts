@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseAsset, matchingAssets } from '../../src/forge/asset-match.js';
+import { chooseAsset, matchingAssets } from '../../src/sources/forge/asset-match.js';
 import { KeeperError } from '../../src/core/errors.js';
 
 const named = (...names: string[]): { name: string }[] => names.map((name) => ({ name }));

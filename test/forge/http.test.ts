@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { useSim } from '../helpers/sim-suite.js';
 import { startSim } from '../../sim/index.js';
 import { KeeperError } from '../../src/core/errors.js';
-import { request } from '../../src/net/http.js';
+import { request } from '../../src/http/http.js';
 import { header } from '../strategy/support.js';
 
 void describe('metadata HTTP client', () => {

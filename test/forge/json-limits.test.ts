@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSim, type Sim } from '../../sim/index.js';
 import { KeeperError } from '../../src/core/errors.js';
-import { request } from '../../src/net/http.js';
-import { checkJsonShape } from '../../src/net/json-limits.js';
+import { request } from '../../src/http/http.js';
+import { checkJsonShape } from '../../src/http/json-limits.js';
 
 const json = { contentType: 'application/json' };
 

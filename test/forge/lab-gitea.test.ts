@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { useSim } from '../helpers/sim-suite.js';
 import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
-import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
-import { resolveApp } from '../../src/strategy/resolve.js';
-import type { Resolution, ResolveOutcome } from '../../src/strategy/types.js';
+import { createMemoryResolverStore } from '../../src/sources/memory-store.js';
+import { resolveApp } from '../../src/sources/resolve.js';
+import type { Resolution, ResolveOutcome } from '../../src/sources/types.js';
 import { forge, header, makeContext, makeDeps, makeSettings } from '../strategy/support.js';
 
 function resolved(outcome: ResolveOutcome): Resolution & { requests: number; notModified: boolean } {

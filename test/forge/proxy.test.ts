@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startSim } from '../../sim/index.js';
 import type { Sim } from '../../sim/index.js';
 import type { AppSettings } from '../../src/config/types.js';
-import { resolveApp } from '../../src/strategy/resolve.js';
+import { resolveApp } from '../../src/sources/resolve.js';
 import { forge, header, makeContext, makeDeps, makeSettings, startStub } from '../strategy/support.js';
 import type { StubServer } from '../strategy/support.js';
 

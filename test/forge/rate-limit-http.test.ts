@@ -4,9 +4,9 @@ import { startSim } from '../../sim/index.js';
 import type { RateLimitKind, Sim } from '../../sim/index.js';
 import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
-import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
-import { resolveApp } from '../../src/strategy/resolve.js';
-import type { ResolveOutcome } from '../../src/strategy/types.js';
+import { createMemoryResolverStore } from '../../src/sources/memory-store.js';
+import { resolveApp } from '../../src/sources/resolve.js';
+import type { ResolveOutcome } from '../../src/sources/types.js';
 import { forge, makeContext, makeDeps, makeSettings } from '../strategy/support.js';
 
 function limited(outcome: ResolveOutcome): { retryAt: Date; host: string; message: string } {

@@ -6,8 +6,8 @@ import {
   detectRateLimit,
   openWindow,
   recordAppWindow,
-} from '../../src/forge/rate-limit.js';
-import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
+} from '../../src/sources/forge/rate-limit.js';
+import { createMemoryResolverStore } from '../../src/sources/memory-store.js';
 
 const now = new Date('2026-05-01T12:00:00Z');
 const epoch = (d: Date): string => String(Math.floor(d.getTime() / 1000));

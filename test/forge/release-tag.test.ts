@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { useSim } from '../helpers/sim-suite.js';
 import type { AppSettings, ForgeStrategy } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
-import { releaseGuard } from '../../src/engine/release-guards.js';
-import { resolveApp } from '../../src/strategy/resolve.js';
-import type { Resolution, ResolveOutcome } from '../../src/strategy/types.js';
+import { releaseGuard } from '../../src/app/release-guards.js';
+import { resolveApp } from '../../src/sources/resolve.js';
+import type { Resolution, ResolveOutcome } from '../../src/sources/types.js';
 import type { AppState } from '../../src/state/types.js';
 import { forge, makeDeps, makeSettings } from '../strategy/support.js';
 

@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { routeRepository } from '../../src/forge/detect.js';
+import { routeRepository } from '../../src/sources/forge/detect.js';
 import {
   builtinProxyBases,
   BUILTIN_PROXY_BASES,
   namesRepository,
   proxyBases,
-} from '../../src/forge/proxy.js';
-import { hubApiBase, hubAuthHeaders, isUnderBase } from '../../src/forge/token.js';
+} from '../../src/sources/forge/proxy.js';
+import { hubApiBase, hubAuthHeaders, isUnderBase } from '../../src/sources/forge/token.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { forge, makeSettings } from '../strategy/support.js';
 

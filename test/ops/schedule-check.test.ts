@@ -11,8 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import { resolvePaths } from '../../src/config/paths.js';
 import type { Context } from '../../src/core/context.js';
 import { VERSION } from '../../src/core/version.js';
-import { scheduleCheck } from '../../src/ops/doctor/schedule-checks.js';
-import { UNIT_HEADER } from '../../src/ops/schedule/service-file.js';
+import { scheduleCheck } from '../../src/system/doctor/schedule-checks.js';
+import { UNIT_HEADER } from '../../src/system/schedule/service-file.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 let h: TmpHome;

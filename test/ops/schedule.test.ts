@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseInterval } from '../../src/ops/schedule/interval.js';
-import { renderUnits } from '../../src/ops/schedule/units.js';
-import { systemdEnvQuote, systemdQuote } from '../../src/ops/schedule/unit-words.js';
+import { parseInterval } from '../../src/system/schedule/interval.js';
+import { renderUnits } from '../../src/system/schedule/units.js';
+import { systemdEnvQuote, systemdQuote } from '../../src/system/schedule/unit-words.js';
 import { CLI_PATH, runCli } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { fakeProgram } from './fake-program.js';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { VERSION } from '../../src/core/version.js';
-import { chooseServiceProgram } from '../../src/ops/schedule/service-program.js';
-import { stablePathDirs, versionManagerOf } from '../../src/ops/schedule/version-manager-dir.js';
+import { chooseServiceProgram } from '../../src/system/schedule/service-program.js';
+import { stablePathDirs, versionManagerOf } from '../../src/system/schedule/version-manager-dir.js';
 
 let root = '';
 let home = '';

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseInterval } from '../../src/ops/schedule/interval.js';
-import { readServiceCommands } from '../../src/ops/schedule/service-file.js';
-import { splitUnitWords, systemdEnvQuote, systemdQuote } from '../../src/ops/schedule/unit-words.js';
-import { renderUnits } from '../../src/ops/schedule/units.js';
+import { parseInterval } from '../../src/system/schedule/interval.js';
+import { readServiceCommands } from '../../src/system/schedule/service-file.js';
+import { splitUnitWords, systemdEnvQuote, systemdQuote } from '../../src/system/schedule/unit-words.js';
+import { renderUnits } from '../../src/system/schedule/units.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 // Characters that matter to systemd's parser, plus ordinary and non-ASCII ones.

@@ -7,7 +7,7 @@ import {
   runBytes,
   splitRuns,
   takeBatch,
-} from '../../src/net/ranges/runs.js';
+} from '../../src/transfer/ranges/runs.js';
 
 void describe('chunk runs', () => {
   void test('fixed blocks: missing runs, splitting, byte ranges and batches', () => {

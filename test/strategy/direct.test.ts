@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { useSim } from '../helpers/sim-suite.js';
 import type { CheckMethod } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
-import { resolveApp } from '../../src/strategy/resolve.js';
-import type { Resolution, ResolveOutcome } from '../../src/strategy/types.js';
+import { resolveApp } from '../../src/sources/resolve.js';
+import type { Resolution, ResolveOutcome } from '../../src/sources/types.js';
 import { header, makeDeps, makeSettings } from './support.js';
 import { sha256 } from '../helpers/sha256.js';
 

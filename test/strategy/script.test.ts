@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeeperError } from '../../src/core/errors.js';
-import { resolveApp } from '../../src/strategy/resolve.js';
+import { resolveApp } from '../../src/sources/resolve.js';
 import { makeContext, makeDeps, makeSettings } from './support.js';
 
 void describe('script strategy', () => {

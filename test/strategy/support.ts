@@ -6,8 +6,8 @@ import type { AppSettings, StrategyConfig } from '../../src/config/types.js';
 import { resolvePaths } from '../../src/config/paths.js';
 import type { Context } from '../../src/core/context.js';
 import type { KeeperEvent } from '../../src/core/events.js';
-import { createMemoryResolverStore } from '../../src/strategy/memory-store.js';
-import type { ResolveDeps, ResolverStore } from '../../src/strategy/types.js';
+import { createMemoryResolverStore } from '../../src/sources/memory-store.js';
+import type { ResolveDeps, ResolverStore } from '../../src/sources/types.js';
 
 /** Effective settings with the seed's defaults, proxies off unless a test turns them on. */
 export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSettings> = {}): AppSettings {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { AppSettings } from '../../src/config/types.js';
-import type { Resolution } from '../../src/strategy/types.js';
+import type { Resolution } from '../../src/sources/types.js';
 import { checkProvenance } from '../../src/trust/provenance/stage.js';
 import { loadRoot, type TrustedRootJson } from '../../src/trust/provenance/trusted-root.js';
 import { startSim, type Sim } from '../../sim/index.js';

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BlockHasher } from '../../src/net/zsync/block-hasher.js';
-import { BlockMatcher } from '../../src/net/zsync/block-matcher.js';
-import { parseControlFile, type ZsyncControl } from '../../src/net/zsync/index.js';
-import { blockRsum, rsumMasks } from '../../src/net/zsync/rolling-checksum.js';
-import { scanSeed } from '../../src/net/zsync/seed-scan.js';
+import { BlockHasher } from '../../src/transfer/zsync/block-hasher.js';
+import { BlockMatcher } from '../../src/transfer/zsync/block-matcher.js';
+import { parseControlFile, type ZsyncControl } from '../../src/transfer/zsync/index.js';
+import { blockRsum, rsumMasks } from '../../src/transfer/zsync/rolling-checksum.js';
+import { scanSeed } from '../../src/transfer/zsync/seed-scan.js';
 import { pseudoRandom, scatterChanges, tempDir, writeFiles, zsyncmake } from './helpers.js';
 
 interface Layout {

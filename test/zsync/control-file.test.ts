@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createMD4 } from 'hash-wasm';
 import { KeeperError } from '../../src/core/errors.js';
-import { parseControlFile } from '../../src/net/zsync/index.js';
-import { blockRsum, rsumMasks } from '../../src/net/zsync/rolling-checksum.js';
+import { parseControlFile } from '../../src/transfer/zsync/index.js';
+import { blockRsum, rsumMasks } from '../../src/transfer/zsync/rolling-checksum.js';
 import { pseudoRandom, sha1, tempDir, writeFiles, zsyncmake } from './helpers.js';
 
 function control(headers: string[], body: Buffer = Buffer.alloc(0)): Buffer {

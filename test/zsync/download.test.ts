@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startSim, type Sim } from '../../sim/index.js';
 import type { KeeperError } from '../../src/core/errors.js';
-import { zsyncDownload, type ZsyncRequest, type ZsyncResult } from '../../src/net/zsync/index.js';
+import { zsyncDownload, type ZsyncRequest, type ZsyncResult } from '../../src/transfer/zsync/index.js';
 import {
   expectCleanFailure,
   leftovers,

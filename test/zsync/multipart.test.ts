@@ -4,8 +4,8 @@ import {
   byterangesBoundary,
   parseContentRange,
   type ContentRange,
-} from '../../src/net/zsync/content-range.js';
-import { MultipartByteranges, type PartSink } from '../../src/net/zsync/multipart-byteranges.js';
+} from '../../src/transfer/zsync/content-range.js';
+import { MultipartByteranges, type PartSink } from '../../src/transfer/zsync/multipart-byteranges.js';
 
 class Collect implements PartSink {
   parts: { range: ContentRange; data: Buffer[]; ended: boolean }[] = [];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { zsyncDownload } from '../../src/net/zsync/index.js';
+import { zsyncDownload } from '../../src/transfer/zsync/index.js';
 import { leftovers, pseudoRandom, scatterChanges, tempDir, writeFiles, zsyncmake } from './helpers.js';
 
 const PREFIX = '.appimage-keeper-single-';

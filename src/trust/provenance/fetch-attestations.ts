@@ -7,11 +7,11 @@
 import * as z from 'zod';
 import type { AppSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
-import type { HubRepo } from '../../forge/hub.js';
-import { fetchMetadata } from '../../forge/metadata.js';
-import { hubApiHeaders } from '../../forge/token.js';
-import { request } from '../../net/http.js';
-import type { ResolveDeps } from '../../strategy/types.js';
+import type { HubRepo } from '../../sources/forge/hub.js';
+import { fetchMetadata } from '../../sources/forge/metadata.js';
+import { hubApiHeaders } from '../../sources/forge/token.js';
+import { request } from '../../http/http.js';
+import type { ResolveDeps } from '../../sources/types.js';
 import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
 

@@ -5,9 +5,9 @@
  * installed bytes to the attested digest. A digest verified once is never looked up again.
  */
 import type { AppSettings } from '../../config/types.js';
-import { routeRepository } from '../../forge/detect.js';
+import { routeRepository } from '../../sources/forge/detect.js';
 import type { ProvenanceRecord } from '../../state/types.js';
-import type { ResolveDeps, Resolution } from '../../strategy/types.js';
+import type { ResolveDeps, Resolution } from '../../sources/types.js';
 import { checkAttestation, claimedKind, type AttestationTarget } from './check-attestation.js';
 import { ALWAYS_FATAL, ProvenanceError, ProvenanceRateLimited, worstFailure } from './errors.js';
 import { entryBundle, listAttestations } from './fetch-attestations.js';

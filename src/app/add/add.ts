@@ -1,0 +1,128 @@
+/**
+ * `add URL`: a recipe from a URL. A forge repository becomes a forge recipe whose asset_match is
+ * derived from its latest release; any other URL a direct recipe whose check_method is the header
+ * the server sends (ETag preferred over Last-Modified).
+ */
+import { APP_NAME_RE } from '../../config/recipe-checks.js';
+import type { Workspace } from '../../config/workspace.js';
+import { KeeperError, toKeeperError } from '../../core/errors.js';
+import type { Run } from '../run.js';
+import { request } from '../../http/http.js';
+import { slugAppName } from '../adopt/plan.js';
+import { canonicalRepository, latestRelease } from './forge-lookup.js';
+import { deriveAssetMatch } from './recipe-from-release.js';
+import { recipeText, writeNewRecipe, type RecipeDraft } from './recipe-text.js';
+
+/** What `add` made. */
+export interface AddResult {
+  name: string;
+  kind: 'forge' | 'direct';
+  recipe: RecipeDraft;
+  /** The recipe's YAML text as written (or as it would be). */
+  text: string;
+  /** null with --dry-run. */
+  file: string | null;
+  /** forge: the release and asset the recipe selects today. */
+  release: { tag: string; asset: string } | null;
+  notes: string[];
+}
+
+// Codes meaning "this host is not a forge we can read": the URL is then a plain download.
+const NOT_A_FORGE = new Set(['FORGE_UNKNOWN', 'FORGE_REPOSITORY_INVALID']);
+
+function parseHttpUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new KeeperError('ADD_URL_INVALID', `${url} is not a URL`, { exitCode: 2 });
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new KeeperError('ADD_URL_INVALID', `${url} is not an http(s) URL`, { exitCode: 2 });
+  return u;
+}
+
+function nameFrom(override: string | undefined, fallback: string): string {
+  const name = override ?? slugAppName(fallback);
+  if (!name || !APP_NAME_RE.test(name))
+    throw new KeeperError('ADD_NAME_INVALID', `no usable app name from ${fallback}`, {
+      hint: 'pass --name NAME',
+      exitCode: 2,
+    });
+  return name;
+}
+
+async function forgeDraft(
+  repository: string,
+  override: string | undefined,
+  run: Run,
+): Promise<{ draft: RecipeDraft; release: AddResult['release']; notes: string[] }> {
+  const release = await latestRelease(run, repository);
+  const derived = deriveAssetMatch(release, run.ctx.arch);
+  const segments = new URL(repository).pathname.split('/').filter(Boolean);
+  const strategy: Record<string, unknown> = {
+    strategy: 'forge',
+    repository,
+    asset_match: derived.assetMatch,
+    ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
+  };
+  const zsyncAsset = release.assets.some((a) => a.name === `${derived.asset.name}.zsync`);
+  return {
+    draft: {
+      name: nameFrom(override, segments[segments.length - 1] ?? repository),
+      strategy,
+      ...(zsyncAsset ? { zsync: 'auto' } : {}),
+    },
+    release: { tag: release.tag, asset: derived.asset.name },
+    notes: derived.notes,
+  };
+}
+
+async function directDraft(url: string, override: string | undefined, run: Run): Promise<RecipeDraft> {
+  let res = await request(url, { method: 'HEAD', discardBody: true, signal: run.signal });
+  if (res.status === 405 || res.status === 501)
+    res = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: run.signal });
+  if (res.status >= 400)
+    throw new KeeperError('ADD_URL_UNREACHABLE', `${url} answered HTTP ${res.status}`, {
+      hint: 'check the URL in a browser',
+    });
+  const method = res.headers.etag ? 'etag' : res.headers['last-modified'] ? 'last-modified' : undefined;
+  if (!method)
+    throw new KeeperError('ADD_NO_CHECK_METHOD', `${url} sends neither ETag nor Last-Modified`, {
+      hint: 'without one, changes cannot be detected: write a script recipe (appimage-keeper init --app NAME --strategy script)',
+    });
+  const file = new URL(res.url).pathname.split('/').pop() ?? '';
+  const base = file.replace(/\.appimage$/i, '').replace(/[-_.]?(x86[-_]64|amd64|aarch64|arm64)$/i, '');
+  const stem = base.replace(/[-_]v?\d+(\.\d+)*.*$/, '') || new URL(url).hostname.split('.')[0] || 'app';
+  return { name: nameFrom(override, stem), strategy: { strategy: 'direct', url, check_method: method } };
+}
+
+/** Makes (and unless `dryRun`, writes and validates) the recipe for `url`. */
+export async function addFromUrl(
+  url: string,
+  opts: { name?: string | undefined; dryRun: boolean },
+  ws: Workspace,
+  run: Run,
+): Promise<AddResult> {
+  const u = parseHttpUrl(url);
+  const looksLikeFile = /\.(appimage|zip)$/i.test(u.pathname);
+  let result: Omit<AddResult, 'text' | 'file'> | undefined;
+  const repository = looksLikeFile ? undefined : canonicalRepository(run, u.href);
+  if (repository !== undefined) {
+    try {
+      const f = await forgeDraft(repository, opts.name, run);
+      result = { name: f.draft.name, kind: 'forge', recipe: f.draft, release: f.release, notes: f.notes };
+    } catch (err) {
+      if (!NOT_A_FORGE.has(toKeeperError(err).code)) throw err;
+    }
+  }
+  if (!result) {
+    const draft = await directDraft(url, opts.name, run);
+    result = { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
+  }
+  const comment = [`added from ${url}`];
+  const text = recipeText(result.recipe, comment);
+  if (opts.dryRun) return { ...result, text, file: null };
+  const written = await writeNewRecipe(ws, result.recipe, comment);
+  return { ...result, text, file: written.file };
+}

@@ -1,0 +1,206 @@
+/**
+ * From what an AppImage says about itself to a recipe: its update information's transport, else
+ * the forge its AppStream data names. Pure apart from `lookupRelease` (one forge request).
+ */
+import { basename } from 'node:path';
+import type { UpdateInfo } from '../../appimage/update-info.js';
+import { APP_NAME_RE } from '../../config/recipe-checks.js';
+import { KeeperError, toKeeperError } from '../../core/errors.js';
+import { appImageArch, archesInName, retargetArch, type AppImageArch } from '../../sources/forge/arch.js';
+import type { ForgeRelease } from '../../sources/forge/release.js';
+import type { RecipeDraft } from '../add/recipe-text.js';
+import { deriveAssetMatch } from '../add/recipe-from-release.js';
+import { nameFromFileName } from './file-names.js';
+import { plingResolverScript } from './pling-script.js';
+import type { AdoptInspection } from './inspect.js';
+
+/** How one file would be adopted, or why it cannot be. */
+export type AdoptPlan =
+  | {
+      ok: true;
+      file: string;
+      recipe: RecipeDraft;
+      /** Where updates come from, in words (`update information gh-releases-zsync`, `AppStream vcs-browser`). */
+      source: string;
+      version: string;
+      notes: string[];
+      inspection: AdoptInspection;
+    }
+  | { ok: false; file: string; error: KeeperError; inspection?: AdoptInspection | undefined };
+
+/** What planning needs besides the inspection. */
+export interface PlanOptions {
+  /** App name to use instead of the derived one. */
+  name?: string | undefined;
+  nodeArch: string;
+  /** The latest release of a forge repository (for files without update information). */
+  lookupRelease: (repository: string) => Promise<ForgeRelease>;
+  /** Whether a repository URL belongs to the hub or the lab (configured hosts included). */
+  isKnownForge: (url: string) => boolean;
+  /** The repository a URL points into, as a recipe writes it. */
+  repositoryOf: (url: string) => string | undefined;
+}
+
+const RETIRED = new Set(['bintray-zsync', 'ocs-v1-appimagehub-zsync']);
+
+/** Lower-case name usable as an app name: letters, digits, `.`, `_`, `+`, `-`. */
+export function slugAppName(text: string): string | undefined {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._+-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[-._]+$/g, '')
+    .slice(0, 64);
+  return APP_NAME_RE.test(slug) ? slug : undefined;
+}
+
+function appName(insp: AdoptInspection, override: string | undefined): string {
+  if (override !== undefined) {
+    if (!APP_NAME_RE.test(override))
+      throw new KeeperError('ADOPT_NAME_INVALID', `--name ${override} is not a valid app name`, {
+        hint: 'use letters, digits, . _ + - (starting with a letter or digit)',
+      });
+    return override;
+  }
+  const fromDesktop = insp.displayName ? slugAppName(insp.displayName) : undefined;
+  const name = fromDesktop ?? slugAppName(nameFromFileName(basename(insp.file)));
+  if (!name)
+    throw new KeeperError('ADOPT_NAME_INVALID', `no app name can be derived from ${basename(insp.file)}`, {
+      hint: 'pass --name NAME',
+    });
+  return name;
+}
+
+function versionOf(insp: AdoptInspection): string {
+  if (insp.version) return insp.version;
+  const m = /\d+(?:\.\d+)+/.exec(basename(insp.file));
+  return m ? m[0] : 'unknown';
+}
+
+/** The pattern fixed to this machine's architecture, and a note when it named another one. */
+function archFixed(pattern: string, nodeArch: string, notes: string[]): string {
+  const host = appImageArch(nodeArch) as AppImageArch;
+  const named = archesInName(pattern);
+  if (named.length === 0 || named.every((a) => a === host)) return pattern;
+  const fixed = retargetArch(pattern, host).name;
+  notes.push(
+    `the update information's pattern ${pattern} names ${named.join(', ')}; this machine is ${host}, so asset_match is ${fixed}`,
+  );
+  return fixed;
+}
+
+function fromGhReleases(
+  info: Extract<UpdateInfo, { transport: 'gh-releases-zsync' }>,
+  nodeArch: string,
+  notes: string[],
+) {
+  const pattern = archFixed(info.pattern.replace(/\.zsync$/i, ''), nodeArch, notes);
+  const strategy: Record<string, unknown> = {
+    strategy: 'forge',
+    repository: `https://github.com/${info.owner}/${info.repo}`,
+    asset_match: pattern,
+  };
+  if (info.tag === 'latest-pre') strategy.prerelease = 'only';
+  else if (info.tag === 'latest-all') strategy.prerelease = true;
+  else if (info.tag !== 'latest') strategy.tag = info.tag;
+  return strategy;
+}
+
+function fromZsync(url: string): Record<string, unknown> {
+  // The control file names its target; by the transport's convention it sits beside it.
+  const target = url.replace(/\.zsync$/i, '');
+  return { strategy: 'direct', url: target, check_method: 'etag' };
+}
+
+async function fromAppStream(
+  insp: AdoptInspection,
+  opts: PlanOptions,
+  notes: string[],
+): Promise<{ strategy: Record<string, unknown>; source: string } | undefined> {
+  const candidates: [string, string | undefined][] = [
+    ['vcs-browser', insp.appStream.vcsBrowser],
+    ['homepage', insp.appStream.homepage],
+  ];
+  const tried: string[] = [];
+  for (const [kind, url] of candidates) {
+    if (!url || !opts.isKnownForge(url)) continue;
+    const repository = opts.repositoryOf(url);
+    if (!repository) continue;
+    try {
+      const release = await opts.lookupRelease(repository);
+      const derived = deriveAssetMatch(release, opts.nodeArch, insp.version ? [insp.version] : []);
+      notes.push(...derived.notes);
+      const strategy: Record<string, unknown> = {
+        strategy: 'forge',
+        repository,
+        asset_match: derived.assetMatch,
+        ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
+      };
+      return { strategy, source: `AppStream ${kind} ${repository}` };
+    } catch (err) {
+      tried.push(`${repository}: ${toKeeperError(err).message}`);
+    }
+  }
+  if (tried.length) notes.push(...tried);
+  return undefined;
+}
+
+/** Plans the adoption of one inspected file. Never throws: a file that cannot be adopted says why. */
+export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Promise<AdoptPlan> {
+  const file = insp.file;
+  try {
+    const notes: string[] = [];
+    const name = appName(insp, opts.name);
+    const info = insp.updateInfo;
+    const version = versionOf(insp);
+    const done = (recipe: RecipeDraft, source: string): AdoptPlan => ({
+      ok: true,
+      file,
+      recipe,
+      source,
+      version,
+      notes,
+      inspection: insp,
+    });
+    if (info.transport === 'gh-releases-zsync') {
+      return done(
+        { name, strategy: fromGhReleases(info, opts.nodeArch, notes), zsync: 'auto' },
+        `update information ${info.raw}`,
+      );
+    }
+    if (info.transport === 'zsync') {
+      return done({ name, strategy: fromZsync(info.url), zsync: info.url }, `update information ${info.raw}`);
+    }
+    if (info.transport === 'pling-v1-zsync') {
+      const pattern = archFixed(info.pattern.replace(/\.zsync$/i, ''), opts.nodeArch, notes);
+      const script = plingResolverScript(info.id, pattern);
+      return done(
+        {
+          name,
+          strategy: { strategy: 'script', script_path: 'resolver.sh' },
+          files: { 'resolver.sh': script },
+        },
+        `update information ${info.raw}`,
+      );
+    }
+    if (info.transport === 'unknown') {
+      const transport = info.raw.split('|')[0] ?? info.raw;
+      const retired = RETIRED.has(transport);
+      throw new KeeperError(
+        'ADOPT_TRANSPORT_UNKNOWN',
+        `update information "${info.raw}" uses ${retired ? 'the retired' : 'an unknown'} transport ${transport}`,
+        { hint: `write the recipe yourself: appimage-keeper init --app ${name} --strategy forge` },
+      );
+    }
+    const found = await fromAppStream(insp, opts, notes);
+    if (found) return done({ name, strategy: found.strategy }, found.source);
+    throw new KeeperError(
+      'ADOPT_NO_SOURCE',
+      `${basename(file)} carries no update information and no AppStream URL of a known forge${notes.length ? ` (${notes.join('; ')})` : ''}`,
+      { hint: `write its recipe: appimage-keeper init --app ${name} --strategy forge|direct|script` },
+    );
+  } catch (err) {
+    return { ok: false, file, error: toKeeperError(err), inspection: insp };
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Takes one planned file into management: writes and validates its recipe, puts the file in
+ * storage_dir (moved or copied) or leaves it where it is, and records it in state as installed,
+ * with its signing key pinned and its desktop entry written as after an update. The AppImage is
+ * never deleted or overwritten; when anything fails before state is written, the recipe written
+ * here is removed again and the file is where it was.
+ */
+import { constants, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256File } from '../../appimage/verify.js';
+import { effectiveAppSettings } from '../../config/settings.js';
+import type { AppSettings } from '../../config/types.js';
+import type { Workspace } from '../../config/workspace.js';
+import { KeeperError } from '../../core/errors.js';
+import { integrateStep } from '../integrate-step.js';
+import type { Run } from '../run.js';
+import { signatureStep } from '../signature-step.js';
+import { renderFileName } from '../../install/naming.js';
+import { placeSymlink } from '../../install/symlink.js';
+import type { InstalledRecord } from '../../state/types.js';
+import { adoptedIdentity } from '../adopted-identity.js';
+import type { AdoptPlan } from './plan.js';
+import { writeNewRecipe } from '../add/recipe-text.js';
+
+/** Where the adopted file goes. */
+export type AdoptMode = 'move' | 'copy' | 'in-place';
+
+/** What adopting one file did. */
+export interface AdoptTaken {
+  name: string;
+  recipe: string;
+  path: string;
+  version: string;
+  sha256: string;
+  signing_key: string | null;
+  desktop_entry: string | null;
+  warnings: string[];
+}
+
+/**
+ * Puts `from` at `to` without ever replacing `to` (a hard link or an exclusive copy fails when it
+ * exists), then, for a move, unlinks `from`.
+ */
+async function placeFile(from: string, to: string, move: boolean): Promise<void> {
+  const copy = (): Promise<void> => copyFile(from, to, constants.COPYFILE_EXCL);
+  try {
+    if (!move) await copy();
+    else
+      await link(from, to).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EXDEV' && err.code !== 'EPERM') throw err;
+        await copy();
+      });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new KeeperError('ADOPT_TARGET_EXISTS', `${to} already exists; the file was left where it is`);
+    throw err;
+  }
+  if (move) await rm(from);
+}
+
+/** Adopts one planned file (under the lock; the caller saves state). */
+export async function takeAdoption(
+  plan: Extract<AdoptPlan, { ok: true }>,
+  mode: AdoptMode,
+  ws: Workspace,
+  run: Run,
+): Promise<AdoptTaken> {
+  const { ctx, store } = run;
+  const recipe = await writeNewRecipe(ws, plan.recipe, [
+    `adopted from ${plan.file}`,
+    `source: ${plan.source}`,
+  ]);
+  let placed: string | undefined;
+  try {
+    const settings: AppSettings = effectiveAppSettings({
+      global: ws.global,
+      recipe: recipe.parsed.values,
+      recipeFile: recipe.file,
+      recipeDir: recipe.dir,
+      env: ctx.env,
+      secretsToken: ws.secrets.hubToken,
+    });
+    const name = settings.name;
+    const signature = await signatureStep(settings, plan.file, plan.version, undefined, ctx);
+    const sha256 = await sha256File(plan.file);
+    const size = (await stat(plan.file)).size;
+    let file = plan.file;
+    if (mode !== 'in-place') {
+      await mkdir(settings.storage_dir, { recursive: true });
+      const target = join(settings.storage_dir, renderFileName(settings.naming_format, name, plan.version));
+      await placeFile(plan.file, target, mode === 'move');
+      placed = target;
+      file = target;
+    }
+    const warnings = [...plan.notes, ...signature.warnings];
+    let symlink: string | undefined;
+    if (settings.create_symlinks) {
+      try {
+        symlink = await placeSymlink({
+          dir: settings.symlink_dir,
+          name,
+          target: file,
+          storageDir: settings.storage_dir,
+          ours: undefined,
+        });
+      } catch (err) {
+        warnings.push((err as Error).message);
+      }
+    }
+    const integ = await integrateStep(settings, {
+      appImagePath: file,
+      symlink,
+      previous: undefined,
+      dataHome: ctx.paths.dataHome,
+      dataDirs: ctx.paths.dataDirs,
+      claims: run.desktopClaims,
+      env: ctx.env,
+    });
+    warnings.push(...integ.warnings);
+    const now = ctx.now().toISOString();
+    const installed: InstalledRecord = {
+      version: plan.version,
+      identity: adoptedIdentity(sha256),
+      file,
+      url: '',
+      size,
+      sha256,
+      installedAt: now,
+    };
+    const pin = signature.state ? { ...signature.state, pinnedBy: 'adopt' as const } : undefined;
+    store.updateApp(name, settings.strategy.strategy, (s) => ({
+      ...s,
+      strategy: settings.strategy.strategy,
+      installed,
+      integration: integ.record,
+      symlink,
+      signature: pin,
+      lastUpdate: now,
+    }));
+    return {
+      name,
+      recipe: recipe.file,
+      path: file,
+      version: plan.version,
+      sha256,
+      signing_key: pin?.fingerprint ?? null,
+      desktop_entry: integ.record?.desktopFile ?? null,
+      warnings,
+    };
+  } catch (err) {
+    // Put the file back where it was when it had been moved, and drop the recipe written above.
+    if (placed && mode === 'move') await rename(placed, plan.file).catch(() => undefined);
+    if (placed && mode === 'copy') await rm(placed, { force: true });
+    await recipe.undo();
+    throw err;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Workspace } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { createHostLimiter, type HostLimiter } from '../transfer/download/index.js';
+import { DesktopClaims } from '../install/desktop-claims.js';
+import type { StateStore } from '../state/store.js';
+
+/** Per-run limits; documented in docs/engine.md. */
+export const LIMITS = {
+  /** Metadata requests in flight per repository/URL host. */
+  resolvePerHost: 8,
+  /** Apps resolved at once overall. */
+  resolveTotal: 32,
+  /** Downloads in flight per asset host. */
+  downloadPerHost: 3,
+  /** Apps downloading at once overall. */
+  downloadTotal: 4,
+} as const;
+
+/** Everything one check/update run shares across its apps. */
+export interface Run {
+  ctx: Context;
+  ws: Workspace;
+  store: StateStore;
+  /** One per run, so recipes sharing a repository cost one request. */
+  memo: Map<string, Promise<unknown>>;
+  resolveLimiter: HostLimiter;
+  downloadLimiter: HostLimiter;
+  signal: AbortSignal;
+  /** Desktop ids and icon names taken by the apps of this run (and recorded in state). */
+  desktopClaims: DesktopClaims;
+  /** Body bytes each app's downloads received in this run, failed and interrupted attempts included. */
+  bytesByApp: Map<string, number>;
+}
+
+/** Creates the shared run state. */
+export function createRun(ctx: Context, ws: Workspace, store: StateStore, signal: AbortSignal): Run {
+  return {
+    ctx,
+    ws,
+    store,
+    memo: new Map(),
+    resolveLimiter: createHostLimiter(LIMITS.resolvePerHost),
+    downloadLimiter: createHostLimiter(LIMITS.downloadPerHost),
+    signal,
+    desktopClaims: DesktopClaims.fromState(store.snapshot().apps),
+    bytesByApp: new Map(),
+  };
+}

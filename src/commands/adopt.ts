@@ -1,0 +1,83 @@
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { adoptFiles, scanForAppImages, type AdoptRow } from '../app/adopt/adopt.js';
+import type { AdoptMode } from '../app/adopt/take.js';
+import type { Output } from '../render/output.js';
+import type { CommandResult } from '../cli/result.js';
+import { table } from '../render/table.js';
+import { termMessage, termPath, termText } from '../render/terminal-text.js';
+import { runLocked } from './engine-run.js';
+
+/** Flags of `adopt`. */
+export interface AdoptFlags {
+  scan?: string;
+  move?: boolean;
+  copy?: boolean;
+  inPlace?: boolean;
+  name?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+function modeOf(flags: AdoptFlags): AdoptMode {
+  const chosen = [flags.move && 'move', flags.copy && 'copy', flags.inPlace && 'in-place'].filter(
+    (m): m is AdoptMode => typeof m === 'string',
+  );
+  if (chosen.length > 1) throw new UsageError('USAGE', 'choose one of --move, --copy and --in-place');
+  return chosen[0] ?? 'move';
+}
+
+function describeRow(row: AdoptRow): string {
+  if (row.status === 'adopted' && row.result) return `${termPath(row.result.path)}`;
+  if (row.error) return termMessage(`${row.error.code}: ${row.error.message}`);
+  return termText(row.source ?? '', 120);
+}
+
+/** `adopt FILE... | adopt --scan DIR`: take existing AppImages into management. */
+export async function adoptCommand(
+  ctx: Context,
+  out: Output,
+  files: string[],
+  flags: AdoptFlags,
+): Promise<CommandResult> {
+  const mode = modeOf(flags);
+  if ((flags.scan === undefined) === (files.length === 0)) {
+    throw new UsageError('USAGE', 'name the AppImages to adopt, or a folder with --scan DIR (not both)');
+  }
+  if (flags.name !== undefined && (flags.scan !== undefined || files.length !== 1)) {
+    throw new UsageError('USAGE', '--name applies to a single FILE');
+  }
+  const scanning = flags.scan !== undefined;
+  const act = flags.dryRun !== true && (!scanning || flags.yes === true);
+  const rows = await runLocked(ctx, out, 'adopt', [], async (run, _entries, ws) => {
+    const targets = scanning ? await scanForAppImages(flags.scan ?? '') : files;
+    return adoptFiles(targets, { mode, act, name: flags.name }, ws, run);
+  });
+  const { c } = out;
+  const head = ['FILE', 'STATUS', 'APP', 'SOURCE / RESULT'];
+  const body = rows.map((r) => [
+    termPath(r.file),
+    r.status === 'adopted' ? c.green(r.status) : r.status === 'planned' ? r.status : c.yellow(r.status),
+    termText(r.name ?? '-'),
+    describeRow(r),
+  ]);
+  const lines = [table([head, ...body])];
+  for (const r of rows) {
+    for (const n of [...r.notes, ...(r.result?.warnings.filter((w) => !r.notes.includes(w)) ?? [])])
+      lines.push(c.dim(`  ${termText(r.name ?? r.file)}: ${termMessage(n)}`));
+    if (r.error?.hint) lines.push(c.dim(`  ${termPath(r.file)}: ${termMessage(r.error.hint)}`));
+  }
+  if (!act && rows.some((r) => r.status === 'planned')) {
+    lines.push(
+      scanning && flags.dryRun !== true
+        ? 'nothing was changed; run again with --yes to adopt'
+        : 'dry run: nothing was changed',
+    );
+  }
+  const failed = rows.some((r) => r.status === 'failed' || (!scanning && r.status === 'not_adoptable'));
+  return {
+    exitCode: failed ? 1 : 0,
+    json: { command: 'adopt', acted: act, mode, files: rows },
+    human: lines.join('\n'),
+  };
+}

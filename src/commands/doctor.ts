@@ -1,0 +1,39 @@
+import type { Context } from '../core/context.js';
+import { runDoctor } from '../system/doctor/run-doctor.js';
+import type { Output } from '../render/output.js';
+import type { CommandResult } from '../cli/result.js';
+import { termMessage } from '../render/terminal-text.js';
+import { countOf } from '../core/plural.js';
+
+/** Flags of `doctor`. */
+export interface DoctorFlags {
+  online?: boolean;
+}
+
+/** `doctor [--online]`: one line per check with a fix hint; exit 1 when a check fails. */
+export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlags): Promise<CommandResult> {
+  const checks = await runDoctor(ctx, { online: flags.online === true });
+  const { c } = out;
+  const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
+  const lines: string[] = [];
+  for (const ch of checks) {
+    // Messages quote state, desktop entries and server answers: escape them. Multi-line hints (an
+    // AppArmor profile) are ours line by line and keep the hint column.
+    lines.push(`${label[ch.status]}  ${ch.id.padEnd(16)} ${termMessage(ch.message)}`);
+    const hint = ch.hint
+      ?.split('\n')
+      .map((line) => termMessage(line))
+      .join(`\n${''.padEnd(27)}`);
+    if (hint && ch.status !== 'ok') lines.push(c.dim(`      ${''.padEnd(16)} fix: ${hint}`));
+  }
+  const failed = checks.filter((ch) => ch.status === 'fail').length;
+  const warned = checks.filter((ch) => ch.status === 'warn').length;
+  lines.push(
+    `${countOf(checks.length, 'check')}: ${checks.length - failed - warned} ok, ${countOf(warned, 'warning')}, ${failed} failed`,
+  );
+  return {
+    exitCode: failed ? 1 : 0,
+    json: { command: 'doctor', online: flags.online === true, checks },
+    human: lines.join('\n'),
+  };
+}

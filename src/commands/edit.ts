@@ -1,0 +1,97 @@
+import { createInterface } from 'node:readline/promises';
+import { assertKnownNames, loadWorkspace } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { KeeperError, UsageError } from '../core/errors.js';
+import { editorCommand, openInEditor } from '../app/editor.js';
+import type { Output } from '../render/output.js';
+import { errorJson, messageText } from '../render/render-error.js';
+import type { CommandResult } from '../cli/result.js';
+import { termMessage, termPath, termText } from '../render/terminal-text.js';
+
+/** Where `edit` may ask whether to reopen the editor. */
+export interface EditIo {
+  stdin?: NodeJS.ReadableStream | undefined;
+}
+
+/**
+ * `edit APP`: opens the recipe in $VISUAL/$EDITOR, then validates it. On a terminal an invalid
+ * recipe offers to reopen the editor; otherwise the problems are reported (exit 1).
+ */
+export async function editCommand(
+  ctx: Context,
+  out: Output,
+  name: string,
+  io: EditIo,
+): Promise<CommandResult> {
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  assertKnownNames(
+    [name],
+    ws.apps.map((a) => a.name),
+    ws.paths.appsDir,
+  );
+  const file = ws.apps.find((a) => a.name === name)?.file ?? '';
+  const editor = editorCommand(ctx.env);
+  if (!editor) {
+    throw new UsageError('EDITOR_NOT_SET', 'neither VISUAL nor EDITOR is set', {
+      hint: `set one (e.g. EDITOR=nano), or edit ${file} directly and run: appimage-keeper validate`,
+    });
+  }
+  const interactive = (io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true;
+  for (let round = 1; ; round++) {
+    const status = await openInEditor(editor, file, ctx.env);
+    if (status !== 0) {
+      throw new KeeperError(
+        'EDITOR_FAILED',
+        `the editor "${editor}" ${status === null ? 'could not start' : `exited with status ${status}`}; ${file} was not checked`,
+        { hint: 'check VISUAL / EDITOR' },
+      );
+    }
+    const after = await loadWorkspace(ctx.paths, ctx.env);
+    const entry = after.apps.find((a) => a.file === file);
+    if (!entry) {
+      return result(1, file, name, undefined, `${termPath(file)} is gone; nothing to validate`, round);
+    }
+    if (entry.ok) {
+      return result(
+        0,
+        file,
+        entry.name,
+        undefined,
+        `${out.c.green('ok')}  ${termText(entry.name)}  ${termPath(file)}`,
+        round,
+      );
+    }
+    const text = [
+      `${out.c.red('bad')} ${termText(entry.name)}: ${messageText(entry.error, '      ')}`,
+      ...(entry.error.hint ? [`      hint: ${termMessage(entry.error.hint)}`] : []),
+    ].join('\n');
+    if (!interactive || !io.stdin) return result(1, file, entry.name, entry.error, text, round);
+    out.err(text);
+    const rl = createInterface({ input: io.stdin, output: out.stderr });
+    const answer = (await rl.question('reopen the editor to fix it? [Y/n] ')).trim().toLowerCase();
+    rl.close();
+    if (answer === 'n' || answer === 'no') return result(1, file, entry.name, entry.error, '', round);
+  }
+}
+
+function result(
+  exitCode: number,
+  file: string,
+  name: string,
+  error: KeeperError | undefined,
+  human: string,
+  rounds: number,
+): CommandResult {
+  return {
+    exitCode,
+    json: {
+      command: 'edit',
+      app: name,
+      file,
+      valid: exitCode === 0,
+      error: error ? errorJson(error) : null,
+      rounds,
+    },
+    human,
+  };
+}

@@ -1,0 +1,29 @@
+import { loadWorkspace, selectApps, type AppEntry, type Workspace } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { createRun, type Run } from '../app/run.js';
+import { StateStore } from '../state/store.js';
+import { withLock } from '../cli/lock-scope.js';
+import type { Output } from '../render/output.js';
+
+/**
+ * Shared start of the state-writing commands: load the workspace (config errors exit 2), pick
+ * the apps (unknown names exit 2), take the lock (exit 3), load state, and run `fn`.
+ */
+export async function runLocked<T>(
+  ctx: Context,
+  out: Output,
+  command: string,
+  names: readonly string[],
+  fn: (run: Run, entries: AppEntry[], ws: Workspace) => Promise<T>,
+  opts: { selectFromState?: boolean } = {},
+): Promise<T> {
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  for (const w of ws.warnings) out.warn(w);
+  return withLock(ctx, command, async (signal) => {
+    const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit);
+    store.pruneRateLimits(ctx.now());
+    const entries = opts.selectFromState ? [] : selectApps(ws, names);
+    const run = createRun(ctx, ws, store, signal);
+    return fn(run, entries, ws);
+  });
+}

@@ -1,0 +1,95 @@
+import { loadWorkspace } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { appInfo } from '../app/info.js';
+import { StateStore } from '../state/store.js';
+import type { Output } from '../render/output.js';
+import { errorJson, messageText } from '../render/render-error.js';
+import type { CommandResult } from '../cli/result.js';
+import { termPath, termText } from '../render/terminal-text.js';
+import { assertKnownApps } from './known-apps.js';
+
+/** State entries can hold long maps (release assets): the human view stops after this many lines. */
+const MAX_STATE_LINES = 200;
+
+/** `info APP`: recipe, effective settings with their source, state and rate-limit windows; no lock. */
+export async function infoCommand(ctx: Context, out: Output, name: string): Promise<CommandResult> {
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  for (const w of ws.warnings) out.warn(w);
+  const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
+  assertKnownApps([name], ws, store);
+  const info = appInfo(ws, store, name, ctx.now());
+  const { c } = out;
+  const lines: string[] = [c.bold(termText(info.name))];
+  // Labels can come from outside too (release asset keys in state): escaped like the values.
+  const row = (label: string, value: string): string => `  ${termText(label, 80).padEnd(26)} ${value}`;
+
+  if (!info.recipe) lines.push(row('recipe', c.yellow('none (only in state: its recipe is gone)')));
+  else {
+    lines.push(
+      row('recipe', `${termPath(info.recipe.file)} (${info.recipe.valid ? 'valid' : c.red('invalid')})`),
+    );
+    const err = info.recipe.error;
+    if (err) lines.push(`      ${messageText(err, '      ')}`);
+  }
+  if (info.settings.length) {
+    lines.push('', c.bold('settings') + c.dim('  (value, then where it came from)'));
+    for (const s of info.settings) {
+      for (const [key, value] of flatten(s.key, s.value))
+        lines.push(`${row(key, termText(value, 200))}  ${c.dim(s.source)}`);
+    }
+    if (info.token) lines.push(`${row('hub token', 'set')}  ${c.dim(info.token.source)}`);
+  }
+  lines.push('', c.bold('state'));
+  if (!info.state) lines.push('  nothing recorded yet (never checked or installed)');
+  else {
+    const flat = flatten('', info.state);
+    for (const [key, value] of flat.slice(0, MAX_STATE_LINES)) lines.push(row(key, termText(value, 200)));
+    if (flat.length > MAX_STATE_LINES)
+      lines.push(c.dim(`  … ${flat.length - MAX_STATE_LINES} more (see --json)`));
+  }
+  lines.push('', c.bold('rate limits'));
+  if (info.rateLimits.length === 0) lines.push('  none open');
+  for (const w of info.rateLimits) lines.push(row(w.key, `until ${w.until}: ${termText(w.message, 300)}`));
+
+  return {
+    exitCode: 0,
+    json: {
+      command: 'info',
+      app: {
+        name: info.name,
+        recipe: info.recipe
+          ? {
+              file: info.recipe.file,
+              valid: info.recipe.valid,
+              error: info.recipe.error ? errorJson(info.recipe.error) : null,
+            }
+          : null,
+        settings: info.settings,
+        token: info.token,
+        state: info.state,
+        last_check: info.state?.lastCheck ?? null,
+        last_error: info.state?.lastError ?? null,
+        rate_limits: info.rateLimits,
+      },
+    },
+    human: lines.join('\n'),
+  };
+}
+
+// Nested values as dotted keys (`installed.version`), lists of plain values on one line.
+function flatten(prefix: string, value: unknown, depth = 0): [string, string][] {
+  if (value === null || value === undefined) return [[prefix, '-']];
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== 'object'))
+      return [[prefix, value.length ? value.map(String).join(', ') : '-']];
+    return value.flatMap((v, i) => flatten(`${prefix}.${i}`, v, depth + 1));
+  }
+  if (typeof value === 'object' && depth < 6) {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return [[prefix, '-']];
+    return entries.flatMap(([k, v]) => flatten(prefix ? `${prefix}.${k}` : k, v, depth + 1));
+  }
+  // Numbers and booleans print as JSON does; objects past the depth bound as JSON.
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '-');
+  return [[prefix, text]];
+}

@@ -1,0 +1,109 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { jsonSchema } from '../config/schema.js';
+import {
+  CONFIG_SCHEMA_FILE,
+  RECIPE_SCHEMA_FILE,
+  starterConfig,
+  starterRecipe,
+  starterResolverScript,
+} from '../config/templates.js';
+import { isValidAppName } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import type { CommandResult } from '../cli/result.js';
+import { pathExists } from '../core/path-exists.js';
+
+const STRATEGIES = ['forge', 'direct', 'script'] as const;
+
+// Names people reach for from other tools (gh, AppImageUpdate, Topgrade) and the strategy that covers them.
+const STRATEGY_ALIASES: Record<string, { use: (typeof STRATEGIES)[number]; why: string }> = {
+  github: { use: 'forge', why: 'GitHub releases are the forge strategy' },
+  gitlab: { use: 'forge', why: 'GitLab releases are the forge strategy' },
+  gitea: { use: 'forge', why: 'Gitea and Forgejo releases are the forge strategy' },
+  forgejo: { use: 'forge', why: 'Forgejo releases are the forge strategy' },
+  codeberg: { use: 'forge', why: 'Codeberg releases are the forge strategy' },
+  url: { use: 'direct', why: 'a fixed download URL is the direct strategy' },
+  http: { use: 'direct', why: 'a fixed download URL is the direct strategy' },
+  shell: { use: 'script', why: 'a resolver script is the script strategy' },
+};
+
+/** Parses `init --strategy`: one of forge, direct, script; a forge or URL word gets the right name as a hint. */
+export function parseStrategyFlag(value: string): string {
+  if ((STRATEGIES as readonly string[]).includes(value)) return value;
+  const alias = STRATEGY_ALIASES[value.toLowerCase()];
+  throw new UsageError('USAGE', `unknown strategy "${value}"`, {
+    hint: alias
+      ? `use --strategy ${alias.use}: ${alias.why}`
+      : `use --strategy ${STRATEGIES.join(', --strategy ')}`,
+  });
+}
+
+/** Options of `init`. */
+export interface InitOptions {
+  global?: boolean;
+  app?: string;
+  strategy?: string;
+  force?: boolean;
+}
+
+async function writeNew(path: string, text: string, force: boolean, mode = 0o644): Promise<void> {
+  if (!force && (await pathExists(path))) {
+    throw new UsageError('FILE_EXISTS', `${path} already exists`, { hint: 'pass --force to overwrite it' });
+  }
+  await writeFile(path, text, { mode });
+  await chmod(path, mode);
+}
+
+async function writeSchemas(configDir: string): Promise<string[]> {
+  const files = [
+    [join(configDir, CONFIG_SCHEMA_FILE), jsonSchema('config')],
+    [join(configDir, RECIPE_SCHEMA_FILE), jsonSchema('recipe')],
+  ] as const;
+  // Schemas are generated, so they are always refreshed.
+  for (const [file, schema] of files) await writeFile(file, `${JSON.stringify(schema, null, 2)}\n`);
+  return files.map(([f]) => f);
+}
+
+/** `init --global` writes a starter config.yml; `init --app NAME --strategy S` scaffolds a recipe. */
+export async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResult> {
+  const force = opts.force === true;
+  const { paths } = ctx;
+  if ((opts.global === true) === (opts.app !== undefined)) {
+    throw new UsageError('USAGE', 'init needs exactly one of --global or --app NAME');
+  }
+  await mkdir(paths.appsDir, { recursive: true });
+  const written: string[] = [];
+  if (opts.global) {
+    await writeNew(paths.configFile, starterConfig(), force);
+    written.push(paths.configFile, ...(await writeSchemas(paths.configDir)));
+  } else {
+    const name = opts.app ?? '';
+    const strategy = opts.strategy;
+    if (!isValidAppName(name)) {
+      throw new UsageError('USAGE', `"${name}" is not a valid app name`, {
+        hint: 'use letters, digits, ".", "_", "+" or "-", starting with a letter or digit',
+      });
+    }
+    if (strategy !== 'forge' && strategy !== 'direct' && strategy !== 'script') {
+      throw new UsageError('USAGE', 'init --app needs --strategy forge, direct or script');
+    }
+    const dir = join(paths.appsDir, name);
+    await mkdir(dir, { recursive: true });
+    const schemas = await writeSchemas(paths.configDir);
+    const recipeFile = join(dir, `${name}.yml`);
+    const schemaRef = relative(dir, schemas[1] ?? join(paths.configDir, RECIPE_SCHEMA_FILE));
+    await writeNew(recipeFile, starterRecipe(name, strategy, schemaRef), force);
+    written.push(recipeFile);
+    if (strategy === 'script') {
+      const script = join(dir, 'resolver.sh');
+      await writeNew(script, starterResolverScript(), force, 0o755);
+      written.push(script);
+    }
+  }
+  const lines = written.map((f) => `wrote ${f}`);
+  if (opts.app !== undefined)
+    lines.push(`next: replace the placeholders in it, then run: appimage-keeper validate ${opts.app}`);
+  const human = lines.join('\n');
+  return { exitCode: 0, json: { command: 'init', written }, human };
+}

@@ -1,0 +1,172 @@
+import { readFile, stat } from 'node:fs/promises';
+import { entryExists, pathExists } from '../core/path-exists.js';
+import { markOf } from '../install/desktop-target.js';
+import { loadWorkspace } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { StateStore } from '../state/store.js';
+import type { Output } from '../render/output.js';
+import type { CommandResult } from '../cli/result.js';
+import { formatBytes, table } from '../render/table.js';
+import { errorJson } from '../render/render-error.js';
+import { provenanceJson, provenanceWord } from '../render/provenance-json.js';
+import { signatureJson } from '../render/signature-json.js';
+import { termPath, termText, tildePath } from '../render/terminal-text.js';
+import { fitTable, type ColumnFit } from '../render/fit-table.js';
+import { truncateEnd } from '../render/display-width.js';
+
+async function present(path: string | undefined, follow = true): Promise<boolean> {
+  if (!path) return false;
+  return follow ? pathExists(path) : entryExists(path);
+}
+
+/** True when the desktop file exists and its mark names `app` (another app's or a foreign file is not). */
+async function ownsDesktopFile(path: string | undefined, app: string): Promise<boolean> {
+  if (!path) return false;
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  return text !== undefined && markOf(text) === app;
+}
+
+/**
+ * How each column gives way on a narrow terminal (same order as the header): the file path is cut
+ * in the middle, name and version at the end, each widest first; when even that is too wide, the
+ * columns least needed at a glance are hidden first (CHECKED, then ATTESTED, STRATEGY, SYMLINK,
+ * DESKTOP, UPDATED, SIZE). NAME, VERSION, STATUS and FILE always stay.
+ */
+const COLUMN_FITS: readonly ColumnFit[] = [
+  { shorten: 'end', min: 16 },
+  { hideRank: 3 },
+  { shorten: 'end', min: 14 },
+  { hideRank: 7 },
+  { hideRank: 1 },
+  { hideRank: 6 },
+  { hideRank: 5 },
+  { hideRank: 4 },
+  { hideRank: 2 },
+  {},
+  { shorten: 'middle', min: 32 },
+];
+
+// A day is enough in a table; --json has the full timestamps.
+function day(iso: string | null): string {
+  return iso ? iso.slice(0, 10) : '-';
+}
+
+/** `list`: every recipe with what is installed for it; reads state, never writes or locks. */
+export async function listCommand(
+  ctx: Context,
+  out: Output,
+  opts: { names?: boolean; wide?: boolean },
+): Promise<CommandResult> {
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  if (opts.names) {
+    const names = ws.apps.map((a) => a.name);
+    return { exitCode: 0, json: { command: 'list', names }, human: names.map((n) => termText(n)).join('\n') };
+  }
+  for (const w of ws.warnings) out.warn(w);
+  const state = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
+  const apps = await Promise.all(
+    ws.apps.map(async (app) => {
+      const s = state.app(app.name);
+      const file = s?.installed?.file;
+      const fileStat = file ? await stat(file).catch(() => undefined) : undefined;
+      return {
+        name: app.name,
+        recipe: app.file,
+        valid: app.ok,
+        strategy: app.ok ? app.settings.strategy.strategy : (s?.strategy ?? null),
+        ignored: app.ok ? app.settings.ignore : false,
+        held: s?.hold === true,
+        removed: s?.removedAt !== undefined,
+        version: s?.installed?.version ?? null,
+        previous_version: s?.previous?.version ?? null,
+        path: file ?? null,
+        file_present: fileStat !== undefined,
+        size: fileStat?.size ?? null,
+        integration: app.ok ? app.settings.manage_desktop_files : null,
+        desktop_entry: s?.integration?.desktopFile ?? null,
+        desktop_entry_present: await present(s?.integration?.desktopFile),
+        desktop_entry_ours: await ownsDesktopFile(s?.integration?.desktopFile, app.name),
+        symlink: s?.symlink ?? null,
+        // As doctor: a link that leads nowhere is not a working symlink.
+        symlink_present: await present(s?.symlink),
+        symlink_dangling: (await present(s?.symlink, false)) && !(await present(s?.symlink)),
+        last_check: s?.lastCheck ?? null,
+        last_update: s?.lastUpdate ?? null,
+        provenance: provenanceJson(s?.installed?.provenance),
+        attested: provenanceWord(s?.installed?.provenance),
+        signature: signatureJson(s?.signature),
+        error: app.ok ? null : errorJson(app.error),
+      };
+    }),
+  );
+  const { c } = out;
+  // On a terminal the table fits its width; piped output and --wide stay complete (scripts read them).
+  const width = opts.wide ? undefined : out.columns;
+  const showPath = (path: string): string =>
+    termPath(width === undefined ? path : tildePath(path, ctx.paths.home));
+  const rows = [
+    [
+      'NAME',
+      'STRATEGY',
+      'VERSION',
+      'SIZE',
+      'CHECKED',
+      'UPDATED',
+      'DESKTOP',
+      'SYMLINK',
+      'ATTESTED',
+      'STATUS',
+      'FILE',
+    ].map((h) => c.bold(h)),
+  ];
+  for (const a of apps) {
+    const status = !a.valid
+      ? c.red('invalid recipe')
+      : a.ignored
+        ? c.dim('ignored')
+        : a.removed
+          ? c.dim('removed')
+          : a.held
+            ? c.yellow('held')
+            : a.path && !a.file_present
+              ? c.red('file missing')
+              : a.version
+                ? 'installed'
+                : c.dim('not installed');
+    // Names, versions (forge tags) and paths come from recipes, forges and state: escape them.
+    rows.push([
+      termText(a.name),
+      a.strategy ?? '-',
+      a.version === null ? '-' : termText(a.version),
+      a.size === null ? '-' : formatBytes(a.size),
+      day(a.last_check),
+      day(a.last_update),
+      a.desktop_entry
+        ? !a.desktop_entry_present
+          ? c.red('missing')
+          : a.desktop_entry_ours
+            ? 'yes'
+            : c.red('not ours')
+        : a.integration
+          ? '-'
+          : 'off',
+      a.symlink ? (a.symlink_present ? 'yes' : c.red(a.symlink_dangling ? 'dangling' : 'missing')) : '-',
+      a.attested,
+      status,
+      a.path === null ? '-' : showPath(a.path),
+    ]);
+  }
+  const human = apps.length
+    ? fittedTable(rows, width, c.dim)
+    : `no recipes in ${termPath(ctx.paths.appsDir)} (create one with: appimage-keeper init --app NAME --strategy forge)`;
+  return { exitCode: 0, json: { command: 'list', apps }, human };
+}
+
+// The table as it fits `width` cells (undefined: as it is), with a note when columns were hidden.
+function fittedTable(rows: string[][], width: number | undefined, dim: (s: string) => string): string {
+  if (width === undefined) return table(rows);
+  const fitted = fitTable(rows, COLUMN_FITS, width);
+  if (fitted.hidden === 0) return table(fitted.rows);
+  const note = `${fitted.hidden} ${fitted.hidden === 1 ? 'column' : 'columns'} hidden to fit; --wide shows all`;
+  return `${table(fitted.rows)}\n${dim(truncateEnd(note, width))}`;
+}

@@ -1,0 +1,103 @@
+import { loadWorkspace, type Workspace } from '../config/workspace.js';
+import type { Context } from '../core/context.js';
+import { toKeeperError, type KeeperError } from '../core/errors.js';
+import type { EventSink } from '../core/events.js';
+import { REPOSITORY } from '../core/version.js';
+import { installKindOf, type InstallKind } from '../system/self-update/install-kind.js';
+import { selfUpdate, type SelfUpdateResult } from '../system/self-update/self-update.js';
+import { withLock } from '../cli/lock-scope.js';
+import { processFacts } from '../cli/process-facts.js';
+import type { Output } from '../render/output.js';
+import { renderEvent } from '../render/output.js';
+import { createProgressRenderer } from '../render/progress.js';
+import { errorJson, errorText } from '../render/render-error.js';
+import type { CommandResult } from '../cli/result.js';
+import { formatBytes } from '../render/table.js';
+import { termPath, termText } from '../render/terminal-text.js';
+
+/** Flags of `self-update`. */
+export interface SelfUpdateFlags {
+  repository?: string;
+  force?: boolean;
+}
+
+/** How this process was installed: the standalone executable, an npm install, or a clone. */
+export function runningInstall(): InstallKind {
+  return installKindOf(processFacts());
+}
+
+/** Runs a self-update under the lock; a failure is returned as an error, not thrown. */
+export async function runSelfUpdate(
+  ctx: Context,
+  ws: Workspace,
+  flags: SelfUpdateFlags,
+): Promise<{ result?: SelfUpdateResult; error?: KeeperError }> {
+  try {
+    const result = await withLock(ctx, 'self-update', (signal) =>
+      selfUpdate(ctx, ws, {
+        install: runningInstall(),
+        repository: flags.repository ?? REPOSITORY,
+        force: flags.force === true,
+        signal,
+      }),
+    );
+    return { result };
+  } catch (err) {
+    return { error: toKeeperError(err) };
+  }
+}
+
+/** One human line for a self-update's outcome. */
+export function selfUpdateLine(out: Output, r: { result?: SelfUpdateResult; error?: KeeperError }): string {
+  const { c } = out;
+  const name = c.bold('appimage-keeper');
+  if (r.error) return `${c.red('failed')} ${name}: ${errorText(r.error)}`;
+  const s = r.result;
+  if (!s) return '';
+  // The release's tag and the tarball URL come from the forge.
+  const current = termText(s.current);
+  const latest = termText(s.latest);
+  switch (s.status) {
+    case 'up_to_date':
+      return `${c.dim('up to date')} ${name} ${current} (latest release ${latest})`;
+    case 'updated':
+      return `${c.green('updated')} ${name} ${current} → ${latest}  ${termPath(s.path)} (${formatBytes(s.bytes_downloaded)} downloaded)`;
+    case 'manual':
+      return `${c.yellow('update available')} ${name} ${current} → ${latest}; installed with ${s.install === 'npm' ? 'npm' : 'a clone'}, so update it with:\n  ${termPath(s.command)}`;
+  }
+}
+
+/** The JSON of a self-update's outcome. */
+export function selfUpdateJson(r: {
+  result?: SelfUpdateResult;
+  error?: KeeperError;
+}): Record<string, unknown> {
+  if (r.error) return { status: 'failed', error: errorJson(r.error) };
+  return { ...r.result };
+}
+
+/** `self-update [--repository URL] [--force]`: update the tool itself (see docs/install.md). */
+export async function selfUpdateCommand(
+  ctx: Context,
+  out: Output,
+  flags: SelfUpdateFlags,
+  setSink: (sink: EventSink) => void,
+): Promise<CommandResult> {
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  for (const w of ws.warnings) out.warn(w);
+  const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
+  setSink(progress.onEvent);
+  let r;
+  try {
+    r = await runSelfUpdate(ctx, ws, flags);
+  } finally {
+    progress.stop();
+  }
+  if (r.error) throw r.error;
+  const quietNoop = out.quiet && r.result?.status === 'up_to_date';
+  return {
+    exitCode: 0,
+    json: { command: 'self-update', ...selfUpdateJson(r) },
+    human: quietNoop ? '' : selfUpdateLine(out, r),
+  };
+}

@@ -1,0 +1,142 @@
+import type { Context } from '../core/context.js';
+import type { EventSink } from '../core/events.js';
+import { summarize, type AppOutcome } from '../app/outcome.js';
+import { updateApps } from '../app/update.js';
+import type { Workspace } from '../config/workspace.js';
+import { notifyAfterUpdate } from '../app/notify.js';
+import type { Output } from '../render/output.js';
+import { createProgressRenderer } from '../render/progress.js';
+import { renderEvent } from '../render/output.js';
+import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
+import type { CommandResult } from '../cli/result.js';
+import { formatBytes } from '../render/table.js';
+import { noRecipesHint } from '../render/setup-hints.js';
+import { interruptionExitCode } from '../cli/lock-scope.js';
+import { runLocked } from './engine-run.js';
+import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
+
+/** Flags of `update`. */
+export interface UpdateFlags {
+  force?: boolean;
+  dryRun?: boolean;
+  showAll?: boolean;
+  /** Also update appimage-keeper itself after the apps. */
+  self?: boolean;
+}
+
+function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean): boolean {
+  if (showAll) return true;
+  // A timer run hits rate limits routinely and the next run catches up: --quiet keeps silent.
+  if (quiet && o.status === 'rate_limited') return false;
+  if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
+  // An up-to-date app whose desktop entry was adapted to the host still has something to say.
+  return (
+    o.status === 'updated' ||
+    o.status === 'rate_limited' ||
+    o.status === 'failed' ||
+    o.status === 'interrupted' ||
+    o.warnings.length > 0
+  );
+}
+
+/** `update [APP...]`: resolve, download, verify and install; the main job. */
+export async function updateCommand(
+  ctx: Context,
+  out: Output,
+  names: string[],
+  flags: UpdateFlags,
+  setSink: (sink: EventSink) => void,
+): Promise<CommandResult> {
+  const started = Date.now();
+  const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
+  setSink(progress.onEvent);
+  let showAllConfig = false;
+  let workspace: Workspace | undefined;
+  let outcomes: AppOutcome[];
+  let interruptedExit: number | undefined;
+  try {
+    outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
+      showAllConfig = ws.global.show_all;
+      workspace = ws;
+      const result = await updateApps(run, entries, {
+        force: flags.force === true,
+        dryRun: flags.dryRun === true,
+        named: names,
+      });
+      if (!flags.dryRun) {
+        const summary = summarize(result);
+        run.store.setLastRun({
+          command: 'update',
+          startedAt: new Date(started).toISOString(),
+          finishedAt: ctx.now().toISOString(),
+          summary: { ...summary },
+          updated: result.filter((o) => o.status === 'updated').map((o) => o.name),
+          failed: result.filter((o) => o.status === 'failed').map((o) => o.name),
+        });
+        await run.store.save();
+      }
+      interruptedExit = interruptionExitCode(run.signal);
+      return result;
+    });
+  } finally {
+    progress.stop();
+  }
+  // After the lock is released: a slow notification daemon must not hold up the next run.
+  if (!flags.dryRun && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
+  const self =
+    !flags.dryRun && workspace && (flags.self === true || workspace.global.auto_self_update)
+      ? await runSelfUpdate(ctx, workspace, {})
+      : undefined;
+  const summary = summarize(outcomes);
+  const showAll = flags.showAll === true || showAllConfig;
+  const bytes = outcomes.reduce((n, o) => n + (o.bytes_downloaded ?? 0), 0);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const lines = outcomes
+    .filter((o) => listed(o, showAll, flags.dryRun === true, out.quiet))
+    .map((o) => outcomeLine(o, out));
+  const changed = summary.updated + summary.failed + summary.interrupted > 0;
+  const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
+  // --quiet from a timer: nothing at all when nothing changed (a rate limit is not a change).
+  if (hint) {
+    if (!out.quiet) lines.push(hint);
+  } else if (!(out.quiet && !changed))
+    lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
+  if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));
+  return {
+    exitCode: interruptedExit ?? (summary.failed > 0 || self?.error ? 1 : 0),
+    json: {
+      command: 'update',
+      dry_run: flags.dryRun === true,
+      apps: outcomes.map((o) => ({
+        name: o.name,
+        status: o.status,
+        from_version: o.from_version,
+        to_version: o.to_version,
+        path: o.path,
+        error: o.error,
+        retry_at: o.retry_at,
+        ...(o.reason ? { reason: o.reason } : {}),
+        ...(o.url ? { url: o.url } : {}),
+        ...(o.method ? { method: o.method } : {}),
+        ...(o.bytes_downloaded !== undefined ? { bytes_downloaded: o.bytes_downloaded } : {}),
+        ...(o.bytes_reused !== undefined ? { bytes_reused: o.bytes_reused } : {}),
+        ...(o.desktop ? { desktop: o.desktop } : {}),
+        ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
+        warnings: o.warnings,
+      })),
+      summary: {
+        updated: summary.updated,
+        up_to_date: summary.up_to_date,
+        rate_limited: summary.rate_limited,
+        failed: summary.failed,
+        skipped: summary.skipped,
+        ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
+      },
+      bytes_downloaded: bytes,
+      seconds: Number(seconds),
+      ...(hint ? { hint } : {}),
+      ...(self ? { self_update: selfUpdateJson(self) } : {}),
+    },
+    human: lines.join('\n'),
+  };
+}

@@ -1,0 +1,13 @@
+import { runCli } from '../main.js';
+
+// Entry point of the bundled binary. No top-level await: the standalone executable is built from
+// a CommonJS bundle of this same file, and CommonJS has none.
+void runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+}).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,90 @@
+/**
+ * The forge-neutral release every forge module produces, and how it becomes a Resolution:
+ * the recipe's asset, its companions (zsync control file, checksum file) and an identity that
+ * changes whenever the asset does, even under a moving tag.
+ */
+import type { ForgeStrategy } from '../../config/types.js';
+import type { Resolution } from '../types.js';
+import { chooseAsset } from './asset-match.js';
+
+/** One downloadable asset of a release. */
+export interface ForgeAsset {
+  name: string;
+  url: string;
+  size?: number | undefined;
+  /** Lower-case hex SHA-256 published by the forge. */
+  sha256?: string | undefined;
+  id?: string | number | undefined;
+  updatedAt?: string | undefined;
+}
+
+/** A release as every forge module returns it. */
+export interface ForgeRelease {
+  tag: string;
+  releaseUrl?: string | undefined;
+  /** The hub says its assets can no longer change (and it publishes a release attestation). */
+  immutable?: boolean | undefined;
+  /** ISO time the release was published, when the forge says. */
+  publishedAt?: string | undefined;
+  /** The proxy base the metadata came through, when the hub was rate-limited. */
+  viaProxy?: string | undefined;
+  assets: ForgeAsset[];
+}
+
+/** Picks the recipe's asset from a release and describes it as a Resolution. */
+export function releaseToResolution(
+  release: ForgeRelease,
+  strategy: ForgeStrategy,
+  nodeArch: string,
+): Resolution {
+  const asset = chooseAsset(release.assets, {
+    glob: strategy.asset_match,
+    regex: strategy.asset_match_regex,
+    nodeArch,
+  });
+  return {
+    version: release.tag,
+    identity: assetIdentity(release.tag, asset),
+    url: asset.url,
+    assetName: asset.name,
+    size: asset.size,
+    sha256: asset.sha256,
+    checksumUrl: checksumAsset(release.assets, asset.name)?.url,
+    zsyncUrl: findByName(release.assets, `${asset.name}.zsync`)?.url,
+    releaseUrl: release.releaseUrl,
+    immutable: release.immutable,
+    publishedAt: release.publishedAt,
+    viaProxy: release.viaProxy,
+  };
+}
+
+/**
+ * tag + asset name + the strongest fingerprint known: the digest, else the forge's asset id and
+ * upload time (a re-uploaded asset under `continuous` gets a new id), else the URL.
+ */
+export function assetIdentity(tag: string, asset: ForgeAsset): string {
+  let fingerprint: string;
+  if (asset.sha256) fingerprint = `sha256:${asset.sha256}`;
+  else if (asset.id !== undefined)
+    fingerprint = `id:${asset.id}${asset.updatedAt ? `@${asset.updatedAt}` : ''}`;
+  else fingerprint = `url:${asset.url}`;
+  return `${tag}|${asset.name}|${fingerprint}`;
+}
+
+/** Hex digest from a hub `digest` field (`sha256:<hex>`); other algorithms are ignored. */
+export function sha256FromDigest(digest: string | null | undefined): string | undefined {
+  const match = /^sha256:([0-9a-f]{64})$/i.exec(digest ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
+function checksumAsset(assets: readonly ForgeAsset[], name: string): ForgeAsset | undefined {
+  return (
+    findByName(assets, `${name}.sha256`) ??
+    findByName(assets, `${name}.sha256sum`) ??
+    assets.find((a) => /^sha256sums(\.txt)?$/i.test(a.name))
+  );
+}
+
+function findByName(assets: readonly ForgeAsset[], name: string): ForgeAsset | undefined {
+  return assets.find((a) => a.name === name);
+}
