@@ -11,7 +11,7 @@
  */
 import { LIMITS } from '../src/app/run.js';
 import { startSim, type Sim } from '../sim/index.js';
-import { recordResponses, type CheckJson } from '../test/e2e-check/helpers.js';
+import { recordResponses, type CheckJson } from '../test/e2e/check/helpers.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
 import { runNodeChild } from './node-child.js';

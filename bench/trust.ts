@@ -24,7 +24,7 @@ import { disposeFixtureAppImages, fixtureAppImage } from '../test/helpers/fixtur
 import { sha256 } from '../test/helpers/sha256.js';
 import { disposeTestHooksCli, testHooksCli } from '../test/helpers/test-hooks-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
-import { forge, makeContext, makeDeps, makeSettings } from '../test/strategy/support.js';
+import { forge, makeContext, makeDeps, makeSettings } from '../test/sources/support.js';
 import { runNodeChild } from './node-child.js';
 
 function arg(name: string): string | undefined {

@@ -20,7 +20,7 @@ export const TOOLS = [
   { command: 'desktop-file-validate', pkg: 'desktop-file-utils' },
   { command: 'zip', pkg: 'zip' },
   { command: 'gpg', pkg: 'gnupg' },
-  // The zsh completion script is run in zsh (test/cli/completion.test.ts).
+  // The zsh completion script is run in zsh (test/commands/completion.test.ts).
   { command: 'zsh', pkg: 'zsh' },
 ];
 

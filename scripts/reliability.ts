@@ -38,32 +38,32 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: 'downloader faults',
     covers: 'dropped, stalled, short, 5xx, wrong ranges; resume and retry',
-    files: ['test/download/faults.test.ts'],
+    files: ['test/transfer/download/faults.test.ts'],
   },
   {
     kind: 'fault',
     name: 'update fault matrix',
     covers: 'one fault per app in one real run of the CLI; installed versions untouched',
-    files: ['test/e2e-update/fault-matrix.test.ts'],
+    files: ['test/e2e/update/fault-matrix.test.ts'],
   },
   {
     kind: 'fault',
     name: 'interrupted and concurrent runs',
     covers: '`kill -9` mid-download, a second run racing for the lock',
-    files: ['test/e2e-update/interrupt-lock.test.ts'],
+    files: ['test/e2e/update/interrupt-lock.test.ts'],
   },
   {
     kind: 'fault',
     name: 'install safety',
     covers:
       'truncated files, neighbours sharing a prefix or a storage_dir, foreign files, kill after the rename, damaged state, disk space',
-    files: ['test/e2e-update/safety.test.ts'],
+    files: ['test/e2e/update/safety.test.ts'],
   },
   {
     kind: 'fault',
     name: 'zsync fallback',
     covers: 'broken control files, range failures, stale targets: fall back to a full download',
-    files: ['test/e2e-zsync/fallback.test.ts'],
+    files: ['test/e2e/zsync/fallback.test.ts'],
   },
   {
     kind: 'fault',
@@ -75,13 +75,13 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: 'blockmap fallback',
     covers: 'broken or lying blockmaps: fall back to a full download',
-    files: ['test/e2e-delta/blockmap-fallback.test.ts'],
+    files: ['test/e2e/delta/blockmap-fallback.test.ts'],
   },
   {
     kind: 'hostile input',
     name: 'terminal text',
     covers: 'control characters and huge strings from forges, scripts and files',
-    files: ['test/cli/terminal-text.test.ts', 'test/e2e-update/hostile-text.test.ts'],
+    files: ['test/render/terminal-text.test.ts', 'test/e2e/update/hostile-text.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -93,7 +93,7 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'proxies and replaced assets',
     covers: 'proxy answers choosing URLs or digests, assets replaced under a tag',
-    files: ['test/e2e-update/proxy-trust.test.ts', 'test/e2e-update/replaced-asset.test.ts'],
+    files: ['test/e2e/update/proxy-trust.test.ts', 'test/e2e/update/replaced-asset.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -105,13 +105,13 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'verification',
     covers: 'wrong size, digest, magic, architecture; truncated payloads',
-    files: ['test/verify/verify.test.ts', 'test/verify/payload-fit.test.ts'],
+    files: ['test/appimage/verify.test.ts', 'test/appimage/payload-fit.test.ts'],
   },
   {
     kind: 'hostile input',
     name: 'ZIP assets',
     covers: 'escaping paths, symlinks, ambiguous entries, zip bombs, oversized entries',
-    files: ['test/verify/zip.test.ts'],
+    files: ['test/appimage/zip.test.ts'],
   },
 ];
 
@@ -218,7 +218,7 @@ ${SOAK_PHASES.map((p) => soakRow(p, s.byPhase[p])).join('\n')}
 ${soakRow('**all**', s.total)}
 ${s.problems.length > 0 ? `\nProblems:\n\n${s.problems.map((p) => `- ${p}`).join('\n')}\n` : ''}
 A trial counted as not killed finished before its trigger fired (nothing to interrupt).
-The bounded version (8 trials) runs in the test suite: \`test/e2e-update/soak.test.ts\`.
+The bounded version (8 trials) runs in the test suite: \`test/e2e/update/soak.test.ts\`.
 `;
 
 await writeFile(out, doc);

@@ -6,7 +6,7 @@ import { VERSION } from '../core/version.js';
 // script need nothing but the version and the scripts the build wrote, so they are answered before
 // the rest of the CLI (commander, zod, yaml and every command: most of the bundle) is loaded.
 // Anything else, including these same words with any other flag, goes to the full CLI, which gives
-// the same answers when it runs them itself (test/distribution/fast-answer.test.ts compares them).
+// the same answers when it runs them itself (test/entry/fast-answer.test.ts compares them).
 
 /** The file of each shell's completion script, written next to the bundle by scripts/build.mjs. */
 export const COMPLETION_FILES: Readonly<Record<string, string>> = {

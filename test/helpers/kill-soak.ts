@@ -2,7 +2,7 @@
  * The kill soak: `kill -9` of the real built CLI at random points of an update of several apps at
  * once (download, verify, rename, desktop write, state save), each trial followed by a rerun and a
  * convergence run. Used by bench/soak.ts (50 trials, figures in docs/reliability.md) and, bounded,
- * by test/e2e-update/soak.test.ts.
+ * by test/e2e/update/soak.test.ts.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';

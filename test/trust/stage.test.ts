@@ -11,7 +11,7 @@ import { checkProvenance } from '../../src/trust/provenance/stage.js';
 import { loadRoot, type TrustedRootJson } from '../../src/trust/provenance/trusted-root.js';
 import { startSim, type Sim } from '../../sim/index.js';
 import { createTestCa, type TestCa } from '../helpers/attest-ca.js';
-import { forge, makeContext, makeDeps, makeSettings } from '../strategy/support.js';
+import { forge, makeContext, makeDeps, makeSettings } from '../sources/support.js';
 
 const HEX = 'ab'.repeat(32);
 const BUILD = 'https://slsa.dev/provenance/v1';
