@@ -114,6 +114,7 @@ const SUITES: Suite[] = [
       'names with `..`, `/`, control characters, 300 bytes or folding together; symlinks planted in storage, state and icon folders',
     files: [
       'test/core/app-file-name.test.ts',
+      'test/core/no-follow.test.ts',
       'test/e2e-update/hostile-names.test.ts',
       'test/e2e-update/planted-symlinks.test.ts',
     ],
