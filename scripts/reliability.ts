@@ -109,6 +109,18 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'app names and planted symlinks',
+    covers:
+      'names with `..`, `/`, control characters, 300 bytes or folding together; symlinks planted in storage, state and icon folders',
+    files: [
+      'test/core/app-file-name.test.ts',
+      'test/core/no-follow.test.ts',
+      'test/e2e-update/hostile-names.test.ts',
+      'test/e2e-update/planted-symlinks.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
     name: 'ZIP assets',
     covers: 'escaping paths, symlinks, ambiguous entries, zip bombs, oversized entries',
     files: ['test/appimage/zip.test.ts'],

@@ -109,7 +109,7 @@ export async function installApp(
   const provenance = await provenanceStage(settings, resolution, current, run);
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name), legacyTempPattern(settings.name));
-  await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name));
+  await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name), undefined, dir);
   await checkAssetSize(settings, resolution.size);
   const oldFile = current?.installed?.file;
   // The signed digest of an AppImage is computed in the same pass as its SHA-256.

@@ -1,6 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
+import { assertNoSymlinkBelow } from '../core/no-follow.js';
 import { deleteManagedFile, isInside } from '../install/managed-delete.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import { clearIntent, readIntent } from '../state/intent.js';
@@ -38,7 +39,15 @@ export async function recoverInstall(
     return 'discarded';
   }
   const prev = intent.previous;
-  if (prev && intent.staged && inManaged(prev.file) && (await entryExists(intent.staged))) {
+  if (
+    prev &&
+    intent.staged &&
+    inManaged(prev.file) &&
+    inManaged(intent.staged) &&
+    (await entryExists(intent.staged))
+  ) {
+    const home = managedDirs.find((d) => isInside(prev.file, d));
+    if (home !== undefined) await assertNoSymlinkBelow(home, dirname(prev.file));
     await rename(intent.staged, prev.file);
     await fsyncDir(dirname(prev.file));
   }

@@ -153,7 +153,7 @@ export async function removeStrayTemps(ws: Workspace): Promise<string[]> {
   const removed: string[] = [];
   for (const dir of managedStorageDirs(ws)) {
     removed.push(...(await cleanStaleTemps(dir, TEMP_PREFIX, LEGACY_TEMP)));
-    removed.push(...(await cleanStaleTemps(join(dir, PREVIOUS_DIR), TEMP_PREFIX, LEGACY_PREVIOUS_TEMP)));
+    removed.push(...(await cleanStaleTemps(join(dir, PREVIOUS_DIR), TEMP_PREFIX, LEGACY_PREVIOUS_TEMP, dir)));
   }
   return removed;
 }

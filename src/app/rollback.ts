@@ -1,8 +1,9 @@
-import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
+import { constants, copyFile, link, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
+import { ensureDirBelow } from '../core/no-follow.js';
 import { integrateStep, type IntegrateTarget } from './integrate-step.js';
 import { deleteManagedFile } from '../install/managed-delete.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
@@ -30,7 +31,7 @@ export interface RollbackResult {
 /** A second name for `from` at `to` (hard link, or a copy across file systems). */
 async function stage(from: string, to: string): Promise<void> {
   await rm(to, { force: true });
-  await link(from, to).catch(() => copyFile(from, to));
+  await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
 }
 
 function nothing(name: string, message: string, hint: string): KeeperError {
@@ -99,7 +100,7 @@ export async function rollbackApp(
   const foreignKept = await keepForeignFile(target, current, now);
   if (foreignKept) warnings.push(`${target} was not installed by appimage-keeper; kept it as ${foreignKept}`);
 
-  await mkdir(dirname(keepAt), { recursive: true });
+  await ensureDirBelow(storageDir, dirname(keepAt));
   const stagedCurrent = await ownedTempPath(dirname(keepAt), tempPrefix(name), 'rollback');
   const stagedRestore = await ownedTempPath(storageDir, tempPrefix(name), 'restore');
   // Only files inside this app's storage_dir are ever deleted, whatever state says.

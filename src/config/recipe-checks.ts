@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { escapeControlChar, firstControlChar } from '../core/control-chars.js';
 import type { ConfigIssue } from '../core/errors.js';
-import { MAX_APP_NAME_BYTES } from '../core/file-names.js';
+import { appFileName, MAX_APP_NAME_BYTES } from '../core/file-names.js';
 import { compileRecipeRegex, isRegexProblem } from './recipe-regex.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
 
@@ -90,7 +90,9 @@ export async function checkRecipe(
 
 /**
  * Any text names an app (spaces, other scripts, a leading `_`): file names use its safe form
- * (appFileName). It must still be one line of printable text, and bounded.
+ * (appFileName). It must still be one line of printable text, bounded, and not read as a path:
+ * no `/`, and not `.` or `..`. appFileName makes even such a name safe (state on disk is not
+ * checked here); refusing it says early that the recipe is wrong.
  */
 function nameIssues(y: YamlFile, name: unknown): ConfigIssue[] {
   if (typeof name !== 'string') return [];
@@ -106,6 +108,15 @@ function nameIssues(y: YamlFile, name: unknown): ConfigIssue[] {
     return [issueAt(y, ['name'], 'name: starts or ends with spaces', { hint: `use "${name.trim()}"` })];
   if (Buffer.byteLength(name) > MAX_APP_NAME_BYTES)
     return [issueAt(y, ['name'], `name: longer than ${MAX_APP_NAME_BYTES} bytes`)];
+  const slash = name.indexOf('/');
+  if (slash !== -1)
+    return [
+      issueAt(y, ['name'], 'name: contains "/"; an app name is one name, not a path', {
+        offset: slash,
+        hint: `use "${appFileName(name)}"`,
+      }),
+    ];
+  if (/^\.+$/.test(name)) return [issueAt(y, ['name'], `name: "${name}" is not an app name`)];
   return [];
 }
 

@@ -81,7 +81,8 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     type: 'string',
     required: true,
     default: undefined,
-    description: 'App name; used for {name}, the symlink and the command line. Letters, digits, . _ + -',
+    description:
+      'App name; used for {name}, the symlink and the command line. One line of up to 100 bytes, without `/`, not `.` or `..`',
     aliases: [],
     schema: z.string(),
   },

@@ -1,31 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rmdir, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-
-/** Writes a file atomically: a hidden temp file in the same directory, fsync, then rename over. */
-export async function writeFileAtomic(path: string, data: Buffer | string, mode = 0o644): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  // Hidden and without the .desktop suffix, so menus never pick up a half-written entry.
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', mode);
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-    await fh.chmod(mode);
-  } catch (err) {
-    await fh.close();
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await fh.close();
-  try {
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
+import { readFile, rmdir, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /** File contents, or undefined when the file does not exist. */
 export async function readIfExists(path: string): Promise<Buffer | undefined> {

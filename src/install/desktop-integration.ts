@@ -4,13 +4,14 @@ import type { FoundIcon } from '../appimage/icon-choice.js';
 import { readDesktopAndIcon } from '../appimage/metadata.js';
 import { openAppImage } from '../appimage/open-appimage.js';
 import { refreshDesktopCaches } from './desktop-caches.js';
-import { pruneEmptyDirs, readIfExists, removeIfExists, writeFileAtomic } from './desktop-fs.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { pruneEmptyDirs, readIfExists, removeIfExists } from './desktop-fs.js';
 import { DesktopClaims, iconNameOf } from './desktop-claims.js';
 import { OUR_PREFIX, safeUpstreamId } from './desktop-names.js';
 import { repairDesktopEntry } from './desktop-repair.js';
 import { rewriteDesktopEntry } from './desktop-rewrite.js';
 import { chooseDesktopTarget, claimIconName, markOf } from './desktop-target.js';
-import { iconTargetPath, looksLikeOurIcon } from './icon-install.js';
+import { iconsRoot, iconTargetPath, looksLikeOurIcon } from './icon-install.js';
 
 export { readAppImageMetadata, type AppImageMetadata } from '../appimage/metadata.js';
 export { markOf } from './desktop-target.js';
@@ -86,7 +87,8 @@ async function installIcon(
     warnings.push(`not overwriting ${target}: it was not installed by appimage-keeper`);
     return undefined;
   }
-  if (existing === undefined || !existing.equals(icon.data)) await writeFileAtomic(target, icon.data);
+  if (existing === undefined || !existing.equals(icon.data))
+    await writeFileAtomic(target, icon.data, { root: iconsRoot(dataHome) });
   return target;
 }
 
@@ -151,7 +153,7 @@ export async function integrateDesktop(opts: IntegrateOptions): Promise<Integrat
     env: opts.env,
     iconName: icons.length > 0 ? iconName : undefined,
   });
-  await writeFileAtomic(target.path, serializeDesktopEntry(entry));
+  await writeFileAtomic(target.path, serializeDesktopEntry(entry), { root: applicationsDir });
 
   const record: IntegrationRecord = { desktopId: target.id, desktopFile: target.path, icons };
   if (opts.previous) await removeStale(opts.previous, record, opts.appName, claims, warnings);

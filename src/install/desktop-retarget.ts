@@ -6,7 +6,9 @@ import {
   setExec,
   setString,
 } from '../appimage/desktop-entry.js';
-import { readIfExists, writeFileAtomic } from './desktop-fs.js';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { readIfExists } from './desktop-fs.js';
 import type { IntegrationRecord } from './desktop-integration.js';
 import { markOf } from './desktop-target.js';
 import { rewriteExec } from './desktop-rewrite.js';
@@ -37,6 +39,6 @@ export async function retargetDesktopFile(
   }
   const updated = serializeDesktopEntry(entry);
   if (updated === text) return false;
-  await writeFileAtomic(record.desktopFile, updated);
+  await writeFileAtomic(record.desktopFile, updated, { root: dirname(record.desktopFile) });
   return true;
 }

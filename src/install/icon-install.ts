@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import type { FoundIcon } from '../appimage/icon-choice.js';
 
+/** The managed folder icons are written below (the hicolor theme folders in it must be real). */
+export function iconsRoot(dataHome: string): string {
+  return join(dataHome, 'icons');
+}
+
 /** Where an icon goes under `$XDG_DATA_HOME`: `hicolor/<W>x<H>/apps/<name>.png` or `scalable/apps/<name>.svg`. */
 export function iconTargetPath(dataHome: string, icon: FoundIcon, iconName: string): string {
-  const base = join(dataHome, 'icons', 'hicolor');
+  const base = join(iconsRoot(dataHome), 'hicolor');
   return icon.format === 'png'
     ? join(base, `${icon.width}x${icon.height}`, 'apps', `${iconName}.png`)
     : join(base, 'scalable', 'apps', `${iconName}.svg`);

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { assertNoSymlinkBelow } from '../core/no-follow.js';
 
 /** Whether `path` lies strictly inside `dir` (after resolving `.` and `..`). */
 export function isInside(path: string, dir: string): boolean {
@@ -11,10 +12,14 @@ export function isInside(path: string, dir: string): boolean {
  * The one way an installed AppImage (or a kept previous version) is deleted: only when it lies
  * inside one of `managedDirs` (the storage dirs of the configuration, their previous-version
  * folders included). A path from state that points anywhere else is refused, so a damaged or
- * hostile state file cannot make us delete a file we did not create. Returns whether it deleted.
+ * hostile state file cannot make us delete a file we did not create. A symlinked folder between
+ * the managed dir and the file (a planted `.appimage-keeper-previous`) is refused, never followed.
+ * Returns whether it deleted.
  */
 export async function deleteManagedFile(path: string, managedDirs: readonly string[]): Promise<boolean> {
-  if (!isAbsolute(path) || !managedDirs.some((d) => isInside(path, d))) return false;
+  const dir = isAbsolute(path) ? managedDirs.find((d) => isInside(path, d)) : undefined;
+  if (dir === undefined) return false;
+  await assertNoSymlinkBelow(resolve(dir), dirname(resolve(path)));
   await rm(path, { force: true });
   return true;
 }

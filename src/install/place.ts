@@ -1,9 +1,10 @@
-import { chmod, copyFile, constants, link, lstat, mkdir, rename } from 'node:fs/promises';
+import { chmod, copyFile, constants, link, lstat, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import { KeeperError } from '../core/errors.js';
 import { ownedTempPath } from '../transfer/download/index.js';
 import { appFileName } from '../core/file-names.js';
+import { ensureDirBelow } from '../core/no-follow.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import { deleteManagedFile, isInside } from './managed-delete.js';
 import { tempPrefix } from './naming.js';
@@ -77,7 +78,7 @@ export async function placeAppImage(opts: {
   ) {
     previous = previousPath(opts.storageDir, opts.name);
     const dir = join(opts.storageDir, PREVIOUS_DIR);
-    await mkdir(dir, { recursive: true });
+    await ensureDirBelow(opts.storageDir, dir);
     staged = await ownedTempPath(dir, tempPrefix(opts.name), 'previous');
     await link(old.file, staged).catch(() => copyFile(old.file, staged as string, constants.COPYFILE_EXCL));
   }

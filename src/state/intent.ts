@@ -1,6 +1,8 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { appFileName } from '../core/file-names.js';
+import { assertNoSymlinkBelow, ensureDirBelow } from '../core/no-follow.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { appStateSchema, releaseAssetSchema, signatureStateSchema } from './schema.js';
 import type { InstalledRecord, ReleaseAssetRecord, SignatureState } from './types.js';
@@ -39,14 +41,18 @@ const intentSchema = z.object({
   releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
 });
 
-function intentFile(stateDir: string, app: string): string {
-  return join(stateDir, INTENT_DIR, `${app}.json`);
+/** An app's intent file: its name only ever enters the path through the one file-name rule. */
+export function intentFile(stateDir: string, app: string): string {
+  return join(stateDir, INTENT_DIR, `${appFileName(app)}.json`);
 }
 
 /** Records an install's intent durably (atomic write, fsynced). */
 export async function writeIntent(stateDir: string, intent: InstallIntent): Promise<void> {
-  await mkdir(join(stateDir, INTENT_DIR), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(intentFile(stateDir, intent.app), `${JSON.stringify(intent)}\n`, 0o600);
+  await ensureDirBelow(stateDir, join(stateDir, INTENT_DIR), 0o700);
+  await writeFileAtomic(intentFile(stateDir, intent.app), `${JSON.stringify(intent)}\n`, {
+    root: stateDir,
+    mode: 0o600,
+  });
 }
 
 /** The pending intent of an app, or undefined (none, or unreadable: then it is of no use). */
@@ -73,5 +79,7 @@ export async function readIntent(stateDir: string, app: string): Promise<Install
 
 /** Removes an app's intent once state records the install (or it was discarded). */
 export async function clearIntent(stateDir: string, app: string): Promise<void> {
-  await rm(intentFile(stateDir, app), { force: true });
+  const file = intentFile(stateDir, app);
+  await assertNoSymlinkBelow(stateDir, join(stateDir, INTENT_DIR));
+  await rm(file, { force: true });
 }

@@ -51,7 +51,7 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
   // The lock is created complete: written to a private temp file, then hard-linked into place
   // (link fails if the lock exists), so nobody ever reads a half-written lock.
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600 });
+  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventSink } from '../core/events.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -148,10 +147,10 @@ export class StateStore {
 
   /** Writes state (and the cache when it changed) atomically. */
   async save(): Promise<void> {
-    await mkdir(this.stateFileDir(), { recursive: true });
-    await writeFileAtomic(this.stateFile, `${JSON.stringify(this.data, null, 2)}\n`, 0o600);
+    const root = this.stateFileDir();
+    await writeFileAtomic(this.stateFile, `${JSON.stringify(this.data, null, 2)}\n`, { root, mode: 0o600 });
     if (this.cacheDirty) {
-      await writeFileAtomic(this.cacheFile, JSON.stringify(this.cache), 0o600);
+      await writeFileAtomic(this.cacheFile, JSON.stringify(this.cache), { root, mode: 0o600 });
       this.cacheDirty = false;
     }
   }

@@ -133,14 +133,14 @@ void describe('state store', () => {
   void test('a failed atomic write leaves the old file and no temp file', async () => {
     const dir = await freshDir();
     const target = join(dir, 'file.json');
-    await writeFileAtomic(target, 'old');
+    await writeFileAtomic(target, 'old', { root: dir });
     // Renaming a file over a non-empty directory fails after the temp file was written.
     const blocked = join(dir, 'blocked');
     await mkdir(join(blocked, 'inside'), { recursive: true });
-    await assert.rejects(writeFileAtomic(blocked, 'new'));
+    await assert.rejects(writeFileAtomic(blocked, 'new', { root: dir }));
     assert.deepEqual((await readdir(dir)).sort(), ['blocked', 'file.json']);
     assert.equal(await readFile(target, 'utf8'), 'old');
-    await writeFileAtomic(target, 'newer');
+    await writeFileAtomic(target, 'newer', { root: dir });
     assert.equal(await readFile(target, 'utf8'), 'newer');
     assert.deepEqual((await readdir(dir)).sort(), ['blocked', 'file.json']);
   });

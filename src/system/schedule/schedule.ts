@@ -112,8 +112,8 @@ export async function installSchedule(
   const cmd = { program: program.argv, unitPath: program.unitPath, configDir: loc.configDir };
   const units = renderUnits(loc.base, cmd, schedule);
   await mkdir(loc.dir, { recursive: true });
-  await writeFileAtomic(loc.servicePath, units.service, 0o644);
-  await writeFileAtomic(loc.timerPath, units.timer, 0o644);
+  await writeFileAtomic(loc.servicePath, units.service, { root: loc.dir });
+  await writeFileAtomic(loc.timerPath, units.timer, { root: loc.dir });
   const access = await locateSystemctl(ctx.env);
   const done = await apply(access, [['daemon-reload'], ['enable', '--now', loc.timerName]]);
   return {

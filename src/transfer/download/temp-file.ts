@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assertNoSymlinkBelow } from '../../core/no-follow.js';
 import { bootTag, isProcessAlive } from '../../core/process-owner.js';
 
 /** An open temp file. */
@@ -57,10 +58,17 @@ export async function isStaleTemp(name: string, prefix: string): Promise<boolean
  * Deletes leftovers of interrupted runs: entries of `dir` starting with `prefix` whose owner is
  * gone (see isStaleTemp), plus names matching `legacy` (temp names of earlier versions, which
  * carried no owner). Files of a live process, another run sharing this storage_dir included, stay.
- * Returns the removed paths; a missing `dir` is not an error.
+ * Returns the removed paths; a missing `dir` is not an error. With `root` (the managed folder `dir`
+ * lies in), a symlink between `root` and `dir` is refused (SYMLINK_REFUSED) instead of cleaned through.
  */
-export async function cleanStaleTemps(dir: string, prefix: string, legacy?: RegExp): Promise<string[]> {
+export async function cleanStaleTemps(
+  dir: string,
+  prefix: string,
+  legacy?: RegExp,
+  root?: string,
+): Promise<string[]> {
   if (!prefix) throw new Error('cleanStaleTemps needs a non-empty prefix');
+  if (root !== undefined) await assertNoSymlinkBelow(root, dir);
   let names: string[];
   try {
     names = await readdir(dir);
