@@ -91,6 +91,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'self-update releases',
+    covers:
+      '/bin/true or a truncated build with true digests, foreign signers and CAs, wrong-version or hanging builds, symlinks at .previous',
+    files: ['test/ops/self-update-trust.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'proxies and replaced assets',
     covers: 'proxy answers choosing URLs or digests, assets replaced under a tag',
     files: ['test/e2e/update/proxy-trust.test.ts', 'test/e2e/update/replaced-asset.test.ts'],
@@ -115,8 +122,8 @@ const SUITES: Suite[] = [
     files: [
       'test/core/app-file-name.test.ts',
       'test/core/no-follow.test.ts',
-      'test/e2e-update/hostile-names.test.ts',
-      'test/e2e-update/planted-symlinks.test.ts',
+      'test/e2e/update/hostile-names.test.ts',
+      'test/e2e/update/planted-symlinks.test.ts',
     ],
   },
   {
