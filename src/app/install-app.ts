@@ -14,7 +14,7 @@ import { placeSymlink } from '../install/symlink.js';
 import { writeIntent } from '../state/intent.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
-import type { Resolution } from '../sources/types.js';
+import { sourceFor, type AppSource, type Resolution } from '../sources/index.js';
 import type { ProvenanceOutcome } from '../trust/provenance/stage.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
@@ -32,7 +32,7 @@ export interface InstallResult {
   integration: AppState['integration'];
   /** The app's signature pin after this install. */
   signature: AppState['signature'];
-  /** The release assets installed so far, this one included (forge; undefined for others). */
+  /** The release assets installed so far, this one included (sources whose assets belong to releases; undefined for others). */
   releaseAssets: AppState['releaseAssets'];
   /** Where the desktop entry went (undefined when integration is off or failed). */
   desktop: DesktopPlacement | undefined;
@@ -50,17 +50,18 @@ export interface InstallResult {
  */
 async function provenanceStage(
   settings: AppSettings,
+  source: AppSource,
   resolution: Resolution,
   current: AppState | undefined,
   run: Run,
 ): Promise<ProvenanceOutcome> {
   if (settings.provenance === 'off') return { warnings: [], requests: 0 };
   const { checkProvenance } = await import('../trust/provenance/stage.js');
+  const deps = { ctx: run.ctx, store: run.store, memo: run.memo, signal: run.signal };
   return checkProvenance(settings, resolution, current?.installed?.provenance, {
     ctx: run.ctx,
-    store: run.store,
-    memo: run.memo,
     signal: run.signal,
+    attestations: source.attestations?.(deps),
   });
 }
 
@@ -105,8 +106,9 @@ export async function installApp(
   run: Run,
 ): Promise<InstallResult> {
   const dir = settings.storage_dir;
+  const source = sourceFor(settings);
   // Attestations are checked against the published digest before a byte is downloaded.
-  const provenance = await provenanceStage(settings, resolution, current, run);
+  const provenance = await provenanceStage(settings, source, resolution, current, run);
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name), legacyTempPattern(settings.name));
   await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name), undefined, dir);
@@ -128,13 +130,11 @@ export async function installApp(
     if (zipped) {
       // The published digest and size describe the archive, so check them before extracting.
       await verifySizeAndDigest(fetched.path, { size: resolution.size, sha256 }, assetSha);
-      const strategyInner =
-        settings.strategy.strategy === 'forge' ? settings.strategy.inner_asset_match : undefined;
       const inner = await extractAppImageFromZip(
         fetched.path,
         dir,
         tempPrefix(settings.name),
-        strategyInner,
+        source.innerAssetMatch,
         settings.max_asset_size,
       );
       await rm(fetched.path, { force: true });
@@ -153,10 +153,9 @@ export async function installApp(
         assetSha,
       );
     }
-    const version =
-      settings.strategy.strategy === 'direct'
-        ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
-        : resolution.version;
+    const version = source.caps.versionFromFile
+      ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
+      : resolution.version;
     const signedDigest = tap?.result();
     const signature = await signatureStep(settings, appImagePath, version, current, run.ctx, signedDigest);
     warnings.push(...signature.warnings);
@@ -174,10 +173,9 @@ export async function installApp(
       ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     });
     const oldRecord = current?.installed;
-    const releaseAssets =
-      settings.strategy.strategy === 'forge'
-        ? rememberReleaseAsset(current?.releaseAssets, resolution, fetched.size, now)
-        : undefined;
+    const releaseAssets = source.caps.releaseAssets
+      ? rememberReleaseAsset(current?.releaseAssets, resolution, fetched.size, now)
+      : undefined;
     const placed = await placeAppImage({
       tempPath: appImagePath,
       storageDir: dir,

@@ -10,7 +10,18 @@ import { appWindow, clearAppWindow, detectRateLimit, recordAppWindow } from './f
 import { request } from '../http/http.js';
 import type { HttpResponse } from '../http/http.js';
 import { assetNameFromUrl } from './asset-name.js';
+import type { Source } from './source.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
+
+/** A stable URL: its headers say when the file changed, the AppImage itself says which version it is. */
+export const direct = {
+  kind: 'direct',
+  caps: { versionFromFile: true, releaseAssets: false },
+  bind: (strategy: DirectStrategy, settings: AppSettings) => ({
+    limiterKey: strategy.url,
+    resolve: (deps: ResolveDeps) => resolveDirect(strategy, settings, deps),
+  }),
+} satisfies Source<DirectStrategy>;
 
 // 403 is included because some CDNs sign GET URLs and reject HEAD on them with 403.
 const HEAD_REFUSED = new Set([403, 405, 501]);

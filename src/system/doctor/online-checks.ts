@@ -1,5 +1,5 @@
-import { routeRepository } from '../../sources/forge/detect.js';
-import { hubApiBase } from '../../sources/forge/token.js';
+import { hubApiBase } from '../../config/hub-api-base.js';
+import { sourceFor } from '../../sources/index.js';
 import { pickToken } from '../../config/settings.js';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
@@ -25,17 +25,17 @@ export function hubTargets(ctx: Context, ws: Workspace | undefined, global: Glob
     },
   ];
   for (const app of ws?.apps ?? []) {
-    if (!app.ok || app.settings.strategy.strategy !== 'forge') continue;
-    let route;
+    if (!app.ok) continue;
+    let base;
     try {
-      route = routeRepository(app.settings.strategy.repository, app.settings);
+      base = sourceFor(app.settings).hubApiBase;
     } catch {
       continue;
     }
-    if (route.kind !== 'hub') continue;
+    if (base === undefined) continue;
     const token = app.settings.token;
-    if (!targets.some((t) => t.base === route.apiBase && t.token?.value === token?.value))
-      targets.push({ base: route.apiBase, token });
+    if (!targets.some((t) => t.base === base && t.token?.value === token?.value))
+      targets.push({ base, token });
   }
   return targets;
 }

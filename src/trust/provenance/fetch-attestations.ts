@@ -1,17 +1,13 @@
 /**
  * Getting the attestations of one asset digest: the hub's
- * `GET {api}/repos/{owner}/{repo}/attestations/sha256:{hex}` (with the hub token and the same
- * rate-limit windows as release metadata), then any bundle that is only linked (`bundle_url`,
- * another host, Snappy-compressed) fetched without credentials and with bounded sizes.
+ * `GET {api}/repos/{owner}/{repo}/attestations/sha256:{hex}` through the source's own fetch (the
+ * hub token and the same rate-limit windows as release metadata), then any bundle that is only
+ * linked (`bundle_url`, another host, Snappy-compressed) fetched without credentials and with
+ * bounded sizes.
  */
 import * as z from 'zod';
-import type { AppSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
-import type { HubRepo } from '../../sources/forge/hub.js';
-import { fetchMetadata } from '../../sources/forge/metadata.js';
-import { hubApiHeaders } from '../../sources/forge/token.js';
 import { request } from '../../http/http.js';
-import type { ResolveDeps } from '../../sources/types.js';
 import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
 
@@ -34,32 +30,31 @@ export type AttestationList =
   | { kind: 'ok'; entries: AttestationEntry[]; requests: number; url: string }
   | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number };
 
-/** The attestations endpoint of a digest. */
-export function attestationsUrl(repo: HubRepo, hex: string): string {
-  return `${repo.apiBase}/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/attestations/sha256:${hex}`;
+/**
+ * Where the source of an asset publishes its attestations: the repository, the endpoint of a
+ * digest, and a fetch of it that keeps the source's token rule and rate-limit windows and throws
+ * its KeeperErrors (FORGE_NOT_FOUND, FORGE_FORBIDDEN, ...). Declared here rather than imported so
+ * trust does not depend on sources; src/sources/source.ts's AttestationEndpoint has this shape.
+ */
+export interface AttestationHost {
+  readonly owner: string;
+  readonly repo: string;
+  url(hex: string): string;
+  fetch(
+    url: string,
+    what: string,
+  ): Promise<
+    | { kind: 'ok'; body: unknown; requests: number }
+    | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number }
+  >;
 }
 
 /** Lists the attestations the hub has for `sha256:<hex>`; a 404 is an empty list. */
-export async function listAttestations(
-  repo: HubRepo,
-  hex: string,
-  settings: AppSettings,
-  deps: ResolveDeps,
-): Promise<AttestationList> {
-  const url = attestationsUrl(repo, hex);
+export async function listAttestations(host: AttestationHost, hex: string): Promise<AttestationList> {
+  const url = host.url(hex);
   let result;
   try {
-    result = await fetchMetadata(
-      {
-        url,
-        headers: hubApiHeaders(url, settings),
-        credentialsUnder: repo.apiBase,
-        conditional: false,
-        what: `attestations of sha256:${hex} in ${repo.owner}/${repo.repo}`,
-      },
-      settings,
-      deps,
-    );
+    result = await host.fetch(url, `attestations of sha256:${hex} in ${host.owner}/${host.repo}`);
   } catch (err) {
     if (err instanceof KeeperError && err.code === 'FORGE_NOT_FOUND') {
       return { kind: 'ok', entries: [], requests: 1, url };
@@ -73,7 +68,14 @@ export async function listAttestations(
     }
     throw err;
   }
-  if (result.kind === 'rate_limited') return result;
+  if (result.kind === 'rate_limited') {
+    return {
+      kind: 'rate_limited',
+      retryAt: result.retryAt,
+      message: result.message,
+      requests: result.requests,
+    };
+  }
   const parsed = Answer.safeParse(result.body);
   if (!parsed.success) {
     throw new ProvenanceError('PROVENANCE_NONE', `unexpected attestations answer from ${url}`);
