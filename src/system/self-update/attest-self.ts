@@ -6,7 +6,7 @@
  */
 import type { AppSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
-import { routeRepository } from '../../sources/forge/detect.js';
+import { sourceFor } from '../../sources/index.js';
 import type { ResolveDeps } from '../../sources/types.js';
 import { checkAttestation } from '../../trust/provenance/check-attestation.js';
 import { ProvenanceError, worstFailure } from '../../trust/provenance/errors.js';
@@ -31,9 +31,8 @@ export async function requireSelfAttestation(
   rootFor: (name: RootName) => LoadedRoot,
 ): Promise<BuildIdentity> {
   const signer = selfSigner();
-  const strategy = settings.strategy;
-  const route = strategy.strategy === 'forge' ? routeRepository(strategy.repository, settings) : undefined;
-  if (route?.kind !== 'hub') {
+  const endpoint = sourceFor(settings).attestations?.(deps);
+  if (!endpoint) {
     throw unverified(
       new ProvenanceError(
         'PROVENANCE_NONE',
@@ -43,7 +42,7 @@ export async function requireSelfAttestation(
   }
   let listed;
   try {
-    listed = await listAttestations(route, sha256, settings, deps);
+    listed = await listAttestations(endpoint, sha256);
   } catch (err) {
     if (err instanceof ProvenanceError) throw unverified(err);
     throw err;
