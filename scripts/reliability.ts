@@ -113,6 +113,17 @@ const SUITES: Suite[] = [
     covers: 'escaping paths, symlinks, ambiguous entries, zip bombs, oversized entries',
     files: ['test/verify/zip.test.ts'],
   },
+  {
+    kind: 'hostile input',
+    name: 'ELF section tables',
+    covers:
+      'no section names or table (unsigned, still installable); tables and signature sections that lie about their place',
+    files: [
+      'test/appimage/elf-sections.test.ts',
+      'test/appimage/unnamed-sections.test.ts',
+      'test/e2e-signature/unnamed-sections.test.ts',
+    ],
+  },
 ];
 
 interface SuiteFigures {
