@@ -124,6 +124,17 @@ const SUITES: Suite[] = [
       'test/e2e-signature/unnamed-sections.test.ts',
     ],
   },
+  {
+    kind: 'hostile input',
+    name: 'URLs and recipe text',
+    covers:
+      'credentials and control characters in URL fields, update information and AppStream; asset names no pattern selects',
+    files: [
+      'test/config/url-fields.test.ts',
+      'test/ops/recipe-text.test.ts',
+      'test/e2e-adopt/recipe-hostile.test.ts',
+    ],
+  },
 ];
 
 interface SuiteFigures {
