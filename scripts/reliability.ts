@@ -132,6 +132,28 @@ const SUITES: Suite[] = [
     covers: 'escaping paths, symlinks, ambiguous entries, zip bombs, oversized entries',
     files: ['test/appimage/zip.test.ts'],
   },
+  {
+    kind: 'hostile input',
+    name: 'ELF section tables',
+    covers:
+      'no section names or table (unsigned, still installable); tables and signature sections that lie about their place',
+    files: [
+      'test/appimage/elf-sections.test.ts',
+      'test/appimage/unnamed-sections.test.ts',
+      'test/e2e/signature/unnamed-sections.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
+    name: 'URLs and recipe text',
+    covers:
+      'credentials and control characters in URL fields, update information and AppStream; asset names no pattern selects',
+    files: [
+      'test/config/url-fields.test.ts',
+      'test/ops/recipe-text.test.ts',
+      'test/e2e/adopt/recipe-hostile.test.ts',
+    ],
+  },
 ];
 
 interface SuiteFigures {

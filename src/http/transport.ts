@@ -74,6 +74,10 @@ class StaleSocketError extends TransportError {}
 
 function sendOnce(url: string, options: TransportOptions, mayRetry = true): Promise<TransportResponse> {
   const target = new URL(url);
+  // Userinfo in a URL (from a forge, a script, a redirect) would go out as Basic auth to that host;
+  // credentials are only ever sent as the headers a caller scoped to a base.
+  target.username = '';
+  target.password = '';
   const method = (options.method ?? 'GET').toUpperCase();
   const signal = options.signal;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
