@@ -85,6 +85,19 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'bounded JSON',
+    covers:
+      'nested or huge JSON in block map tails, attestation bundles and statements, state, intent and lock files',
+    files: [
+      'test/transfer/blockmap/hostile-tail.test.ts',
+      'test/e2e/delta/blockmap-hostile.test.ts',
+      'test/trust/hostile-bundle.test.ts',
+      'test/e2e/provenance/hostile-bundles.test.ts',
+      'test/state/hostile-files.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
     name: 'recipe regexes',
     covers: 'catastrophic and unsupported patterns',
     files: ['test/config/recipe-regex.test.ts'],

@@ -80,18 +80,11 @@ export async function blockmapDownload(req: BlockmapRequest): Promise<BlockmapRe
 async function rebuild(req: BlockmapRequest, session: HttpSession): Promise<BlockmapResult> {
   const old = req.seedMap ?? (await readLocalBlockMap(req.seedPath));
   if (!old) throw blockmapError('NONE_LOCAL', `the installed file ${req.seedPath} carries no block map`);
-  const remote = await fetchRemoteBlockMap(session, req.url);
+  const remote = await fetchRemoteBlockMap(session, req.url, {
+    expectedSize: req.expectedSize,
+    maxBytes: req.maxBytes,
+  });
   const next = remote.map;
-  if (req.expectedSize !== undefined && next.fileSize !== req.expectedSize)
-    throw blockmapError(
-      'TARGET_CHANGED',
-      `${remote.url} is ${next.fileSize} bytes but the release's asset has ${req.expectedSize}`,
-    );
-  if (req.maxBytes !== undefined && next.fileSize > req.maxBytes)
-    throw blockmapError(
-      'TARGET_TOO_LARGE',
-      `${remote.url} is ${next.fileSize} bytes, over max_asset_size (${req.maxBytes})`,
-    );
   const runs = planCopies(old, next);
   const known = new Uint8Array(next.sizes.length);
   // Owner-tagged like every temp file, so a killed run's leftover is recognised and cleaned.

@@ -6,6 +6,7 @@
  * bounded sizes.
  */
 import * as z from 'zod';
+import { parseJsonWithin, type JsonLimits } from '../../core/bounded-json.js';
 import { KeeperError } from '../../core/errors.js';
 import { request } from '../../http/http.js';
 import { ProvenanceError } from './errors.js';
@@ -15,6 +16,11 @@ import { decodeSnappy } from './snappy.js';
 export const MAX_ATTESTATIONS = 32;
 /** Largest compressed blob fetched from a `bundle_url`. */
 const MAX_BLOB_BYTES = 2 * 1024 * 1024;
+/**
+ * A Sigstore bundle is a few levels deep (envelope, verification material, log entries with their
+ * inclusion proofs) and holds some hundreds of values; these limits are far above that.
+ */
+export const BUNDLE_JSON_LIMITS: JsonLimits = { maxDepth: 32, maxValues: 10_000 };
 
 const Entry = z.object({
   bundle: z.record(z.string(), z.unknown()).nullish(),
@@ -125,9 +131,9 @@ export async function entryBundle(
     );
   }
   const json = decodeSnappy(res.body, `the attestation bundle at ${url}`);
-  try {
-    return { bundle: JSON.parse(json.toString('utf8')) as unknown, requests: res.requests };
-  } catch {
-    throw new ProvenanceError('PROVENANCE_INVALID', `the attestation bundle at ${url} is not JSON`);
+  const parsed = parseJsonWithin(json.toString('utf8'), BUNDLE_JSON_LIMITS);
+  if (!parsed.ok) {
+    throw new ProvenanceError('PROVENANCE_INVALID', `the attestation bundle at ${url} ${parsed.message}`);
   }
+  return { bundle: parsed.value, requests: res.requests };
 }
