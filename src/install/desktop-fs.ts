@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { writeFailure } from '../core/errors.js';
 
 /** Writes a file atomically: a hidden temp file in the same directory, fsync, then rename over. */
 export async function writeFileAtomic(path: string, data: Buffer | string, mode = 0o644): Promise<void> {
+  try {
+    await replaceFile(path, data, mode);
+  } catch (err) {
+    throw writeFailure(err, path);
+  }
+}
+
+async function replaceFile(path: string, data: Buffer | string, mode: number): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   // Hidden and without the .desktop suffix, so menus never pick up a half-written entry.
