@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { join } from 'node:path';
 import { CLI_PATH, REPO_ROOT } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
@@ -88,6 +89,30 @@ void describe('a reader that closes early', { concurrency: true }, () => {
     const run = await runClosingEarly(['--json', 'info', 'no-such-app'], 'stdout', true);
     assert.equal(run.stderr, '');
     assert.equal(run.code, 2);
+  });
+
+  void test('a command still writing when its reader leaves is cut short: exit 141, nothing printed', async () => {
+    // A program that keeps writing lines, as a long run does, behind the entry points' handler.
+    const code = [
+      `import { endQuietlyWhenReaderCloses } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/closed-output.ts'))};`,
+      'endQuietlyWhenReaderCloses();',
+      "setInterval(() => process.stdout.write('still working\\n'), 5);",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const [exit, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
+    clearTimeout(timer);
+    assert.equal(signal, null, 'it ended by itself');
+    assert.equal(stderr, '');
+    assert.equal(exit, 141);
   });
 
   void test('a closed stderr ends quietly too', async () => {
