@@ -61,6 +61,20 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'fault',
+    name: 'profiles sharing a storage_dir',
+    covers:
+      "another profile's install refused (STORAGE_CLAIMED) with no copy and no download; stale claims; one .foreign- copy; doctor lists it",
+    files: ['test/e2e/update/shared-storage.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'closed output, full state folder',
+    covers:
+      'a reader closing the pipe early (no EPIPE trace); a full tmpfs state folder (the error names the file)',
+    files: ['test/cli/closed-pipe.test.ts', 'test/state/full-state-dir.test.ts'],
+  },
+  {
+    kind: 'fault',
     name: 'zsync fallback',
     covers: 'broken control files, range failures, stale targets: fall back to a full download',
     files: ['test/e2e/zsync/fallback.test.ts'],

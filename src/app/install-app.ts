@@ -9,7 +9,7 @@ import { KeeperError } from '../core/errors.js';
 import { ensureFreeSpace } from '../core/free-space.js';
 import { cleanStaleTemps } from '../transfer/download/index.js';
 import { legacyTempPattern, renderFileName, tempPrefix } from '../install/naming.js';
-import { placeAppImage, PREVIOUS_DIR } from '../install/place.js';
+import { placeAppImage, PREVIOUS_DIR, refuseClaimedTarget } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import { writeIntent } from '../state/intent.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
@@ -113,6 +113,10 @@ export async function installApp(
   await cleanStaleTemps(dir, tempPrefix(settings.name), legacyTempPattern(settings.name));
   await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name), undefined, dir);
   await checkAssetSize(settings, resolution.size);
+  // Another profile's current install at the target is refused before a byte is downloaded (a
+  // direct download's embedded version may still rename the target: placing checks again).
+  const expectedTarget = join(dir, renderFileName(settings.naming_format, settings.name, resolution.version));
+  await refuseClaimedTarget(expectedTarget, current?.installed, run.ctx.paths);
   const oldFile = current?.installed?.file;
   // The signed digest of an AppImage is computed in the same pass as its SHA-256.
   const newTap = (): ZeroedDigestTap | undefined =>
@@ -185,6 +189,8 @@ export async function installApp(
       keepPrevious: settings.keep_previous,
       managedDirs: managedStorageDirs(run.ws),
       now: run.ctx.now(),
+      sha256: fileSha,
+      profile: run.ctx.paths,
       beforeCommit: (plan) =>
         writeIntent(run.ctx.paths.stateDir, {
           app: settings.name,

@@ -9,6 +9,7 @@ import { deleteManagedFile } from '../install/managed-delete.js';
 import { renderFileName, tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../transfer/download/index.js';
 import { keepForeignFile, previousPath } from '../install/place.js';
+import { writeOwnerRecord, type Profile } from '../install/owner-record.js';
 import { placeSymlink } from '../install/symlink.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import type { StateStore } from '../state/store.js';
@@ -51,6 +52,7 @@ export async function rollbackApp(
   dirs: Pick<IntegrateTarget, 'dataHome' | 'dataDirs' | 'claims'>,
   now: Date,
   env: NodeJS.ProcessEnv,
+  profile: Profile,
 ): Promise<RollbackResult> {
   const name = settings.name;
   const state = store.app(name);
@@ -97,7 +99,7 @@ export async function rollbackApp(
     warnings.push(`the installed file ${current.file} was missing; there is no version to roll forward to`);
 
   // With a versioned naming_format the restore name may hold someone else's file: keep it.
-  const foreignKept = await keepForeignFile(target, current, now);
+  const foreignKept = await keepForeignFile(target, current, now, profile);
   if (foreignKept) warnings.push(`${target} was not installed by appimage-keeper; kept it as ${foreignKept}`);
 
   await ensureDirBelow(storageDir, dirname(keepAt));
@@ -110,6 +112,7 @@ export async function rollbackApp(
     await stage(prev.file, stagedRestore);
     await rename(stagedRestore, target);
     await fsyncDir(storageDir);
+    await writeOwnerRecord(target, name, prev.sha256, profile);
     if (currentPresent) await rename(stagedCurrent, keepAt);
     else await deleteManagedFile(prev.file, managed);
     if (prev.file !== keepAt && prev.file !== target) await deleteManagedFile(prev.file, managed);

@@ -28,6 +28,7 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
       { dataHome: ctx.paths.dataHome, dataDirs: ctx.paths.dataDirs, claims: run.desktopClaims },
       ctx.now(),
       ctx.env,
+      ctx.paths,
     );
     await run.store.save();
     return r;

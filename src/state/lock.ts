@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { LockedError } from '../core/errors.js';
+import { LockedError, writeFailure } from '../core/errors.js';
 import { bootId, isProcessAlive } from '../core/process-owner.js';
 import { MAX_LOCK_FILE_BYTES, readLocalJson } from './local-json.js';
 
@@ -58,7 +58,10 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
   // The lock is created complete: written to a private temp file, then hard-linked into place
   // (link fails if the lock exists), so nobody ever reads a half-written lock.
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600, flag: 'wx' }).catch(async (err: unknown) => {
+    await rm(tmp, { force: true });
+    throw writeFailure(err, file);
+  });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

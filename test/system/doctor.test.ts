@@ -33,6 +33,7 @@ const ALL_OK_IDS = [
   'recipes',
   'config-dir',
   'storage-dir',
+  'foreign-files',
   'state-dir',
   'symlink-dir',
   'desktop-dirs',
