@@ -20,6 +20,7 @@ import { selfUpdate, type SelfUpdateResult } from '../../src/system/self-update/
 import { startSim, type Sim, type SimReleaseAsset } from '../../sim/index.js';
 import { sha256 } from '../helpers/sha256.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
+import { createHttpSettings } from '../../src/http/settings.js';
 
 const run = promisify(execFile);
 const OLD = Buffer.from('#!/bin/sh\necho old\n');
@@ -54,6 +55,7 @@ void describe('self-update', () => {
       now: () => new Date(),
       arch: process.arch,
       emit: () => {},
+      http: createHttpSettings(),
     };
     ws = await loadWorkspace(ctx.paths, ctx.env);
   });

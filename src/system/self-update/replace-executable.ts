@@ -38,7 +38,7 @@ export async function replaceExecutable(
     });
   }
   // The digest is not optional here: the file replaced is the tool that checks all the others.
-  const sha256 = await expectedChecksum(resolution, signal);
+  const sha256 = await expectedChecksum(ctx.http, resolution, signal, 'self-update');
   if (!sha256) {
     throw new KeeperError(
       'SELF_UPDATE_NO_DIGEST',
@@ -60,6 +60,7 @@ export async function replaceExecutable(
     destDir: dir,
     tempPrefix: TEMP_PREFIX,
     signal,
+    phase: 'self-update',
   });
   try {
     await verifyExecutable(

@@ -11,6 +11,7 @@ import type { HubRepo } from '../../sources/forge/hub.js';
 import { fetchMetadata } from '../../sources/forge/metadata.js';
 import { hubApiHeaders } from '../../sources/forge/token.js';
 import { request } from '../../http/http.js';
+import type { HttpSettings } from '../../http/settings.js';
 import type { ResolveDeps } from '../../sources/types.js';
 import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
@@ -55,6 +56,7 @@ export async function listAttestations(
         headers: hubApiHeaders(url, settings),
         credentialsUnder: repo.apiBase,
         conditional: false,
+        phase: 'attestation',
         what: `attestations of sha256:${hex} in ${repo.owner}/${repo.repo}`,
       },
       settings,
@@ -91,6 +93,7 @@ export async function listAttestations(
  * (the URL is another host's; the hub token never goes there) and decoded from Snappy.
  */
 export async function entryBundle(
+  http: HttpSettings,
   entry: AttestationEntry,
   signal: AbortSignal | undefined,
 ): Promise<{ bundle: unknown; requests: number }> {
@@ -105,7 +108,8 @@ export async function entryBundle(
   }
   let res;
   try {
-    res = await request(url, {
+    res = await request(http, url, {
+      phase: 'attestation',
       headers: { accept: 'application/octet-stream' },
       maxBodyBytes: MAX_BLOB_BYTES,
       ...(signal ? { signal } : {}),
