@@ -89,7 +89,7 @@ export async function request(
 
 type RawResponse = TransportResponse;
 
-interface Exchange {
+interface ExchangeContext {
   signal: AbortSignal;
   options: HttpRequestOptions;
   timeoutMs: number;
@@ -101,7 +101,7 @@ async function sendWithRetries(
   url: string,
   method: string,
   headers: Record<string, string>,
-  ex: Exchange,
+  ex: ExchangeContext,
   count: () => void,
 ): Promise<RawResponse> {
   const { signal, options, timeoutMs, phase } = ex;
