@@ -93,6 +93,12 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'HTTP redirects and credentials',
+    covers: 'redirect loops and foreign schemes in every phase, userinfo in URLs and redirect targets',
+    files: ['test/http/client.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'terminal text',
     covers: 'control characters and huge strings from forges, scripts and files',
     files: ['test/render/terminal-text.test.ts', 'test/e2e/update/hostile-text.test.ts'],

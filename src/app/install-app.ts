@@ -126,7 +126,7 @@ export async function installApp(
   let appImagePath = fetched.path;
   const warnings = [...provenance.warnings, ...fetched.warnings];
   try {
-    const sha256 = await expectedChecksum(resolution, run.signal);
+    const sha256 = await expectedChecksum(run.ctx.http, resolution, run.signal);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
     const assetSha = fetched.sha256 ?? (await sha256File(fetched.path, tap));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));

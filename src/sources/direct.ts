@@ -93,11 +93,15 @@ export function provisionalVersion(method: DirectStrategy['check_method'], heade
 }
 
 async function probe(url: string, deps: ResolveDeps): Promise<{ res: HttpResponse; requests: number }> {
-  const head = await request(url, { method: 'HEAD', discardBody: true, signal: deps.signal });
+  const head = await request(deps.ctx.http, url, { method: 'HEAD', discardBody: true, signal: deps.signal });
   if (!HEAD_REFUSED.has(head.status) || detectRateLimit(head.status, head.headers, deps.ctx.now())) {
     return { res: head, requests: head.requests };
   }
-  const get = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: deps.signal });
+  const get = await request(deps.ctx.http, url, {
+    headers: { range: 'bytes=0-0' },
+    discardBody: true,
+    signal: deps.signal,
+  });
   return { res: get, requests: head.requests + get.requests };
 }
 

@@ -1,3 +1,5 @@
+import type { CachedResponse } from '../http/conditional.js';
+
 /** A verified attestation of an installed asset (absent when provenance is off or nothing verified). */
 export interface ProvenanceRecord {
   /** `sha256:<hex>` of the asset the attestations name. */
@@ -149,13 +151,8 @@ export interface SetAsideEntry {
   at: string;
 }
 
-/** A conditional-request cache entry for release metadata. */
-export interface CachedResponse {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  body: unknown;
-  fetchedAt: string;
-}
+/** A conditional-request cache entry (one type, defined with the cache in http/conditional.ts). */
+export type { CachedResponse };
 
 /** The metadata cache file, kept apart from state so state writes stay small. */
 export interface CacheData {

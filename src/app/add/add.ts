@@ -82,9 +82,13 @@ async function forgeDraft(
 }
 
 async function directDraft(url: string, override: string | undefined, run: Run): Promise<RecipeDraft> {
-  let res = await request(url, { method: 'HEAD', discardBody: true, signal: run.signal });
+  let res = await request(run.ctx.http, url, { method: 'HEAD', discardBody: true, signal: run.signal });
   if (res.status === 405 || res.status === 501)
-    res = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: run.signal });
+    res = await request(run.ctx.http, url, {
+      headers: { range: 'bytes=0-0' },
+      discardBody: true,
+      signal: run.signal,
+    });
   if (res.status >= 400)
     throw new KeeperError('ADD_URL_UNREACHABLE', `${url} answered HTTP ${res.status}`, {
       hint: 'check the URL in a browser',
