@@ -1,4 +1,4 @@
-import type { Paths } from '../config/paths.js';
+import type { Paths } from './paths.js';
 import type { EventSink } from './events.js';
 
 /**
