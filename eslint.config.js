@@ -24,7 +24,9 @@ const LAYERS = [
 ];
 
 // Upward imports that exist today and belong to a seam another engineer is rebuilding; each names
-// its reason so it can be deleted when that work merges. Keep this list short and shrinking.
+// its reason so it can be deleted when that work merges. A few name files that branch adds
+// (cli/program.ts, commands/index.ts and version.ts, context.ts's HttpSettings) so its merge lints
+// as it does today. Keep this list short and shrinking.
 const EXCEPTIONS = [
   // One module per command (h19-commands): Invocation moves out of main.ts into cli/.
   ...['register-engine', 'register-onboard', 'register-ops', 'root-action', 'program'].map((f) => ({
