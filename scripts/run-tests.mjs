@@ -13,10 +13,11 @@ const fast = args.includes('--fast');
 const roots = args.filter((a) => !a.startsWith('--'));
 const flags = args.filter((a) => a.startsWith('--') && a !== '--fast');
 
-let files = collectTests(roots.length ? roots : [join(ROOT, 'test')]);
-if (fast) files = files.filter((f) => buildReason(f) === undefined);
+const found = collectTests(roots.length ? roots : [join(ROOT, 'test')]);
+const files = fast ? found.filter((f) => buildReason(f) === undefined) : found;
 if (files.length === 0) {
-  console.error('no test files found');
+  const left = found.length - files.length;
+  console.error(`no test files found${left ? ` (--fast leaves out ${left} that need the build)` : ''}`);
   process.exit(1);
 }
 
