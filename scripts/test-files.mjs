@@ -1,10 +1,10 @@
 // Which test files run, and whether dist/ must be rebuilt first (used by scripts/run-tests.mjs).
 //
 // The selection rule of `npm run test:fast` (CONTRIBUTING.md): a test file needs the build (and a
-// real process) when it, or a test module it imports outside test/helpers/ (an e2e harness.ts),
-// imports one of the helpers that run the built CLI, or reads the repository's dist/. Every other
-// test file is unit or in-process and belongs to test:fast. The import is the marker: nothing to
-// keep in sync by hand, and those helpers refuse to run under test:fast if a file slips through.
+// real process) when it, or any test module it imports (a helper, an e2e harness.ts), imports one
+// of the helpers that run the built CLI, or reads the repository's dist/. Every other test file is
+// unit or in-process and belongs to test:fast. The import is the marker: nothing to keep in sync by
+// hand, and those helpers refuse to run under test:fast if a file slips through.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -34,17 +34,21 @@ export function collectTests(roots) {
   return out;
 }
 
-/** Why this source needs the build, from its own text alone, or undefined. */
-function ownReason(text) {
-  for (const { module, names } of PROCESS_HELPERS) {
-    const imports = [
-      ...text.matchAll(
-        new RegExp(`import\\s+(type\\s+)?{([^}]*)}\\s*from\\s*'[./]*helpers/${module}\\.js'`, 'g'),
-      ),
-    ];
-    for (const m of imports) {
-      if (m[1]) continue; // a type-only import runs nothing
-      if (!names || names.test(m[2].replace(/\btype\s+\w+/g, ''))) return `imports helpers/${module}`;
+const IMPORT = /(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s*'(\.{1,2}\/[^']+)\.js'/g;
+
+/** The value imports of local modules in `text` (of the file at `path`): [target .ts path, clause]. */
+function localImports(path, text) {
+  return [...text.matchAll(IMPORT)]
+    .filter((m) => !m[1]) // a type-only import runs nothing
+    .map((m) => [resolve(dirname(path), `${m[3]}.ts`), m[2].replace(/\btype\s+\w+/g, '')]);
+}
+
+/** Why this source needs the build from what it imports directly or reads, or undefined. */
+function ownReason(path, text) {
+  for (const [target, clause] of localImports(path, text)) {
+    for (const { module, names } of PROCESS_HELPERS) {
+      if (!target.endsWith(join('test', 'helpers', `${module}.ts`))) continue;
+      if (!names || names.test(clause)) return `imports helpers/${module}`;
     }
   }
   if (/REPO_ROOT,\s*'dist'/.test(text)) return "reads the repository's dist/";
@@ -57,11 +61,12 @@ export function buildReason(file, seen = new Set()) {
   if (seen.has(path)) return undefined;
   seen.add(path);
   const text = readFileSync(path, 'utf8');
-  const own = ownReason(text);
+  const own = ownReason(path, text);
   if (own) return own;
-  for (const m of text.matchAll(/from\s*'(\.{1,2}\/[^']+)\.js'/g)) {
-    const target = resolve(dirname(path), `${m[1]}.ts`);
-    if (!target.includes(`${join('test', '')}`) || target.includes(join('test', 'helpers', ''))) continue;
+  // Follow our own test modules; run-cli.ts itself is judged by the names taken from it
+  // (ownReason), since most files import it only for REPO_ROOT.
+  for (const [target] of localImports(path, text)) {
+    if (!target.includes(join('test', '')) || target.endsWith(join('helpers', 'run-cli.ts'))) continue;
     if (!existsSync(target)) continue;
     const via = buildReason(target, seen);
     if (via) return `${via} (through ${relative(dirname(path), target)})`;

@@ -31,7 +31,7 @@ async function put(rel: string, text = '', mtimeSec?: number): Promise<string> {
 }
 
 void describe('which test files need the build', () => {
-  void it('a file that runs the built CLI through a helper, directly or through a local harness', async () => {
+  void it('a file that runs the built CLI through a helper, directly or through a harness or another helper', async () => {
     const direct = await put(
       'test/cli/a.test.ts',
       `import { REPO_ROOT, runCli } from '../${H}/run-cli.js';\nvoid runCli([], { env: {} });\n`,
@@ -40,6 +40,14 @@ void describe('which test files need the build', () => {
     await put('test/e2e/x/harness.ts', `import { createSimWorld } from '../../${H}/sim-world.js';\n`);
     const viaHarness = await put('test/e2e/x/b.test.ts', "import { world } from './harness.js';\n");
     assert.equal(buildReason(viaHarness), 'imports helpers/sim-world (through harness.ts)');
+    await put(
+      'test/helpers/new-world.ts',
+      `import { runCli } from './run-cli.js';\nexport const go = runCli;\n`,
+    );
+    const viaHelper = await put('test/app/f.test.ts', `import { go } from '../${H}/new-world.js';\n`);
+    assert.equal(buildReason(viaHelper), 'imports helpers/run-cli (through ../helpers/new-world.ts)');
+    const typeOnly = await put('test/app/g.test.ts', `import type { World } from '../${H}/new-world.js';\n`);
+    assert.equal(buildReason(typeOnly), undefined);
     const pty = await put('test/render/c.test.ts', `import {\n  runCliInPty,\n} from '../${H}/pty.js';\n`);
     assert.equal(buildReason(pty), 'imports helpers/pty');
     const dist = await put(
