@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { readYamlFile, MAX_YAML_BYTES } from '../../src/config/yaml-file.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 let h: TmpHome;
@@ -55,7 +55,7 @@ void test('a FIFO as config.yml fails validate at once with exit 2 instead of ha
       issuesOf(() => readYamlFile(fifo)),
       ['1:1 not a regular file'],
     );
-    const r = await runCli(['validate'], { env: h.env, timeoutMs: 20_000 });
+    const r = await runInProcess(['validate'], { env: h.env, timeoutMs: 20_000 });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /config\.yml:1:1.*not a regular file/);
   } finally {
