@@ -1,4 +1,4 @@
-import type { CachedResponse } from '../http/conditional.js';
+import type { CachedResponse } from './cached-response.js';
 
 /** A verified attestation of an installed asset (absent when provenance is off or nothing verified). */
 export interface ProvenanceRecord {
