@@ -62,12 +62,6 @@ const EXCEPTIONS = [
     may: ['cli'],
     why: 'CommandResult/cli-model/lock-scope types sit in cli/ until the command-module seam owns them',
   })),
-  // Sources behind one registry (h19-sources): the attestation endpoint becomes a Source capability.
-  ...['fetch-attestations', 'stage'].map((f) => ({
-    file: `src/trust/provenance/${f}.ts`,
-    may: ['sources'],
-    why: 'provenance asks the forge modules directly until the sources registry declares attestations',
-  })),
   // One HTTP client (h19-http): Context carries the run's HttpSettings; the type moves to core or
   // Context moves up when that merges.
   { file: 'src/core/context.ts', may: ['http'], why: 'ctx.http settings type lives in src/http/' },
