@@ -1,15 +1,12 @@
-import { loadWorkspace, type Workspace } from '../config/workspace.js';
+import type { Workspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
 import { toKeeperError, type KeeperError } from '../core/errors.js';
 import type { EventSink } from '../core/events.js';
 import { REPOSITORY } from '../core/version.js';
-import { installKindOf, type InstallKind } from '../system/self-update/install-kind.js';
-import { selfUpdate, type SelfUpdateResult } from '../system/self-update/self-update.js';
-import { withLock } from '../cli/lock-scope.js';
-import { processFacts } from '../cli/process-facts.js';
+import type { SelfUpdateResult } from '../system/self-update/self-update.js';
+import { defineCommand } from '../cli/command-spec.js';
 import type { Output } from '../render/output.js';
 import { renderEvent } from '../render/output.js';
-import { createProgressRenderer } from '../render/progress.js';
 import { errorJson, errorText } from '../render/render-error.js';
 import type { CommandResult } from '../cli/result.js';
 import { formatBytes } from '../render/table.js';
@@ -21,11 +18,6 @@ export interface SelfUpdateFlags {
   force?: boolean;
 }
 
-/** How this process was installed: the standalone executable, an npm install, or a clone. */
-export function runningInstall(): InstallKind {
-  return installKindOf(processFacts());
-}
-
 /** Runs a self-update under the lock; a failure is returned as an error, not thrown. */
 export async function runSelfUpdate(
   ctx: Context,
@@ -33,9 +25,13 @@ export async function runSelfUpdate(
   flags: SelfUpdateFlags,
 ): Promise<{ result?: SelfUpdateResult; error?: KeeperError }> {
   try {
+    const { withLock } = await import('../cli/lock-scope.js');
+    const { selfUpdate } = await import('../system/self-update/self-update.js');
+    const { installKindOf } = await import('../system/self-update/install-kind.js');
+    const { processFacts } = await import('../cli/process-facts.js');
     const result = await withLock(ctx, 'self-update', (signal) =>
       selfUpdate(ctx, ws, {
-        install: runningInstall(),
+        install: installKindOf(processFacts()),
         repository: flags.repository ?? REPOSITORY,
         force: flags.force === true,
         signal,
@@ -77,12 +73,14 @@ export function selfUpdateJson(r: {
 }
 
 /** `self-update [--repository URL] [--force]`: update the tool itself (see docs/install.md). */
-export async function selfUpdateCommand(
+async function selfUpdateCommand(
   ctx: Context,
   out: Output,
   flags: SelfUpdateFlags,
   setSink: (sink: EventSink) => void,
 ): Promise<CommandResult> {
+  const { loadWorkspace } = await import('../config/workspace.js');
+  const { createProgressRenderer } = await import('../render/progress.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
@@ -101,3 +99,22 @@ export async function selfUpdateCommand(
     human: quietNoop ? '' : selfUpdateLine(out, r),
   };
 }
+
+/** `self-update`: the tool itself. */
+export const selfUpdateSpec = defineCommand<[], SelfUpdateFlags>({
+  name: 'self-update',
+  summary: 'update appimage-keeper itself (the standalone executable; npm installs get the command)',
+  arguments: [],
+  flags: [
+    {
+      flags: '--repository <url>',
+      description: `release repository to update from (default: ${REPOSITORY})`,
+    },
+    { flags: '--force', description: 'reinstall even when the latest release is not newer' },
+  ],
+  examples: [
+    ['appimage-keeper self-update', 'update the standalone executable'],
+    ['appimage-keeper update --self', 'update the apps, then appimage-keeper'],
+  ],
+  handler: ({ ctx, output, flags, setSink }) => selfUpdateCommand(ctx(), output(), flags, setSink),
+});
