@@ -18,7 +18,7 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
   for (const w of ws.warnings) out.warn(w);
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
   assertKnownApps([name], ws, store);
-  const info = appInfo(ws, store, name, ctx.now());
+  const info = await appInfo(ws, store, name, ctx.now());
   const { c } = out;
   const lines: string[] = [c.bold(termText(info.name))];
   // Labels can come from outside too (release asset keys in state): escaped like the values.

@@ -31,7 +31,7 @@ export interface Workspace {
  * a broken recipe becomes that app's failed entry and never stops the others.
  */
 export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promise<Workspace> {
-  const config = loadConfig(paths);
+  const config = await loadConfig(paths);
   const secrets = await loadSecrets(paths);
   const global = effectiveGlobal(config.values, paths.configDir, env);
   const warnings = [...secrets.warnings];
