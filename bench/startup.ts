@@ -5,7 +5,9 @@
  * get the temp home's environment only, so an inherited NODE_EXTRA_CA_CERTS (about 40 ms per node
  * start) does not count.
  *
- *   npm run build && npx tsx bench/startup.ts [--rounds 7] [--recipes 200] [--many 1000]
+ *   npm run build && npx tsx bench/startup.ts [--rounds 7] [--recipes 200] [--many 1000] [--cli FILE]
+ *
+ * `--cli` measures another build (a copy of an older dist/appimage-keeper.cjs, for a before/after).
  *
  * Prints two markdown tables with medians: each command against bare node (targets: `--version`
  * and `completion` at most 1.3x bare node's CPU time, `list` and `validate` over 200 recipes at
@@ -20,6 +22,8 @@ import { timeRun } from './time-run.js';
 const rounds = numberArg('rounds', 7);
 const recipes = numberArg('recipes', 200);
 const many = numberArg('many', 1000);
+const cliAt = process.argv.indexOf('--cli');
+const cli = cliAt >= 0 ? (process.argv[cliAt + 1] ?? CLI_PATH) : CLI_PATH;
 
 type Sample = ReturnType<typeof timeRun>;
 
@@ -47,11 +51,11 @@ const lots = await homeWith(many);
 try {
   const cases: Case[] = [
     { label: 'node -e 0 (bare)', args: ['-e', '0'], home: few },
-    { label: '--version', args: [CLI_PATH, '--version'], home: few },
-    { label: 'completion bash', args: [CLI_PATH, 'completion', 'bash'], home: few },
+    { label: '--version', args: [cli, '--version'], home: few },
+    { label: 'completion bash', args: [cli, 'completion', 'bash'], home: few },
     ...(['list', 'validate'] as const).flatMap((cmd) => [
-      { label: `${cmd} (${recipes} recipes)`, args: [CLI_PATH, cmd], home: few },
-      { label: `${cmd} (${many} recipes)`, args: [CLI_PATH, cmd], home: lots },
+      { label: `${cmd} (${recipes} recipes)`, args: [cli, cmd], home: few },
+      { label: `${cmd} (${many} recipes)`, args: [cli, cmd], home: lots },
     ]),
   ];
   const samples = new Map<string, Sample[]>(cases.map((c) => [c.label, []]));

@@ -91,6 +91,12 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'recipe fast path',
+    covers: 'mutated recipes: the plain-YAML reader agrees with the yaml library or declines; plain globs',
+    files: ['test/config/plain-yaml.test.ts', 'test/config/plain-glob.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'proxies and replaced assets',
     covers: 'proxy answers choosing URLs or digests, assets replaced under a tag',
     files: ['test/e2e/update/proxy-trust.test.ts', 'test/e2e/update/replaced-asset.test.ts'],

@@ -42,8 +42,8 @@ export interface CommandCall<Args extends readonly unknown[], Flags> {
   output: () => Output;
   /** Routes events to another renderer (progress bars) for the rest of the command. */
   setSink: (sink: EventSink) => void;
-  /** For interactive questions; absent means not interactive. */
-  stdin: NodeJS.ReadableStream | undefined;
+  /** For interactive questions; undefined means not interactive. Built when asked. */
+  stdin: () => NodeJS.ReadableStream | undefined;
   /** The whole command line as a model (completion scripts are generated from it). */
   model: () => CliModel;
 }

@@ -82,7 +82,7 @@ export function buildProgram(inv: Invocation): Command {
         ctx: () => createContext(inv.globals(), inv.io.env, inv.emit),
         output: inv.output,
         setSink: inv.setSink,
-        stdin: inv.io.stdin,
+        stdin: () => inv.io.stdin,
         model,
       });
       inv.setResult(spec.name, result);

@@ -105,5 +105,5 @@ export const edit = defineCommand<[string], Record<string, never>>({
       'a recipe of another configuration',
     ],
   ],
-  handler: ({ ctx, output, stdin, args: [app] }) => editCommand(ctx(), output(), app, { stdin }),
+  handler: ({ ctx, output, stdin, args: [app] }) => editCommand(ctx(), output(), app, { stdin: stdin() }),
 });

@@ -110,8 +110,12 @@ export function discoverRecipeFiles(appsDir: string): Discovery {
   };
   walkedUnseen.push(appsDir);
   walk(appsDir, 0);
-  found.sort((a, b) => relative(appsDir, a.file).localeCompare(relative(appsDir, b.file)));
-  return { recipes: found, skipped };
+  // Each path made relative once, not twice per comparison.
+  const sorted = found
+    .map((loc) => ({ key: relative(appsDir, loc.file), loc }))
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((k) => k.loc);
+  return { recipes: sorted, skipped };
 }
 
 function statOrUndefined(path: string): Stats | undefined {
