@@ -71,7 +71,7 @@ const SUITES: Suite[] = [
     name: 'closed output, full state folder',
     covers:
       'a reader closing the pipe early (no EPIPE trace); a full tmpfs state folder (the error names the file)',
-    files: ['test/cli/closed-pipe.test.ts', 'test/state/full-state-dir.test.ts'],
+    files: ['test/entry/closed-pipe.test.ts', 'test/state/full-state-dir.test.ts'],
   },
   {
     kind: 'fault',
@@ -127,7 +127,13 @@ const SUITES: Suite[] = [
     name: 'self-update releases',
     covers:
       '/bin/true or a truncated build with true digests, foreign signers and CAs, wrong-version or hanging builds, symlinks at .previous',
-    files: ['test/ops/self-update-trust.test.ts'],
+    files: ['test/system/self-update-trust.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'recipe fast path',
+    covers: 'mutated recipes: the plain-YAML reader agrees with the yaml library or declines; plain globs',
+    files: ['test/config/plain-yaml.test.ts', 'test/config/plain-glob.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -183,7 +189,7 @@ const SUITES: Suite[] = [
       'credentials and control characters in URL fields, update information and AppStream; asset names no pattern selects',
     files: [
       'test/config/url-fields.test.ts',
-      'test/ops/recipe-text.test.ts',
+      'test/app/add/recipe-text.test.ts',
       'test/e2e/adopt/recipe-hostile.test.ts',
     ],
   },
