@@ -11,6 +11,7 @@ import type { ProcessFacts } from '../system/self-update/install-kind.js';
 import type { Output } from '../render/output.js';
 import { processFacts } from '../cli/process-facts.js';
 import type { CommandResult } from '../cli/result.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { termMessage, termText } from '../render/terminal-text.js';
 
 /** Flags of `schedule`. */
@@ -120,6 +121,11 @@ export async function scheduleCommand(
       ...r.program.warnings.map((w) => out.c.yellow(`warning: ${termMessage(w)}`)),
       ...(r.program.hint ? [`  hint: ${termMessage(r.program.hint)}`] : []),
     );
+    if (r.linger.enabled === false && r.linger.user !== undefined) {
+      lines.push(
+        `the timer runs only while you are logged in; to run it while logged out too: loginctl enable-linger ${termText(shellQuote(r.linger.user))}`,
+      );
+    }
     return changeResult(action, r, lines, {
       on_calendar: r.schedule.onCalendar,
       randomized_delay_sec: r.schedule.randomizedDelaySec,
@@ -128,6 +134,7 @@ export async function scheduleCommand(
       environment_path: r.program.unitPath ?? null,
       warnings: r.program.warnings,
       hint: r.program.hint ?? null,
+      linger: r.linger.enabled ?? null,
     });
   }
   if (action === 'remove') {
