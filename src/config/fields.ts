@@ -350,10 +350,10 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
   },
   {
     key: 'min_release_age',
-    type: 'duration (30m, 12h, 3d, 1w; at most 365d)',
+    type: 'duration (e.g. 3d)',
     default: undefined,
     description:
-      'Cooldown: a release younger than this is not installed yet (`deferred`, with the time it becomes eligible); `update --force APP` takes it now. Age counts from the forge’s publication time, a direct URL’s Last-Modified, or else the first time this version was seen. 0 = none (a recipe can turn off a config.yml value).',
+      'Cooldown: a release younger than this (`30m`, `12h`, `3d`, `1w`, at most `365d`; `0` = none) is `deferred` until it is old enough (docs/update.md).',
     aliases: [],
     schema: releaseAge,
     extension: true,
