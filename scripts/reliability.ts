@@ -193,6 +193,13 @@ const SUITES: Suite[] = [
       'test/e2e/adopt/recipe-hostile.test.ts',
     ],
   },
+  {
+    kind: 'hostile input',
+    name: 'release times and the cooldown',
+    covers:
+      'publication times unparseable, a megabyte long or in the future (counted from first sight); durations out of bounds or malformed; broken first-seen records',
+    files: ['test/app/release-eligibility.test.ts', 'test/e2e/update/cooldown.test.ts'],
+  },
 ];
 
 interface SuiteFigures {

@@ -49,7 +49,8 @@ async function checkCommand(
         url: o.url ?? null,
         error: o.error,
         retry_at: o.retry_at,
-        ...(o.status === 'skipped' && o.reason ? { reason: o.reason } : {}),
+        ...(o.eligible_at !== undefined ? { eligible_at: o.eligible_at } : {}),
+        ...((o.status === 'skipped' || o.status === 'deferred') && o.reason ? { reason: o.reason } : {}),
         ...(o.via_proxy !== undefined ? { via_proxy: o.via_proxy } : {}),
         ...(o.held ? { held: true } : {}),
       })),
@@ -61,8 +62,8 @@ async function checkCommand(
 }
 
 /**
- * A failure wins (1); with `--exit-code`, an update that `update` would install gives 10. Held apps
- * do not count: `update` leaves them alone until `unhold`.
+ * A failure wins (1); with `--exit-code`, an update that `update` would install gives 10. Held and
+ * deferred apps do not count: `update` leaves them alone until `unhold` or the cooldown ends.
  */
 function checkExitCode(outcomes: readonly AppOutcome[], summary: Summary, exitCode: boolean): number {
   if (summary.failed > 0) return ExitCode.appFailed;

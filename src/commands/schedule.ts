@@ -6,6 +6,7 @@ import type { ProcessFacts } from '../system/self-update/install-kind.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
 import { defineCommand } from '../cli/command-spec.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { termMessage, termText } from '../render/terminal-text.js';
 
 /** Flags of `schedule`. */
@@ -117,6 +118,11 @@ async function scheduleCommand(
       ...r.program.warnings.map((w) => out.c.yellow(`warning: ${termMessage(w)}`)),
       ...(r.program.hint ? [`  hint: ${termMessage(r.program.hint)}`] : []),
     );
+    if (r.linger.enabled === false && r.linger.user !== undefined) {
+      lines.push(
+        `the timer runs only while you are logged in; to run it while logged out too: loginctl enable-linger ${termText(shellQuote(r.linger.user))}`,
+      );
+    }
     return changeResult(action, r, lines, {
       on_calendar: r.schedule.onCalendar,
       randomized_delay_sec: r.schedule.randomizedDelaySec,
@@ -125,6 +131,7 @@ async function scheduleCommand(
       environment_path: r.program.unitPath ?? null,
       warnings: r.program.warnings,
       hint: r.program.hint ?? null,
+      linger: r.linger.enabled ?? null,
     });
   }
   if (action === 'remove') {

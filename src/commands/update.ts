@@ -23,12 +23,13 @@ export interface UpdateFlags {
 
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean): boolean {
   if (showAll) return true;
-  // A timer run hits rate limits routinely and the next run catches up: --quiet keeps silent.
-  if (quiet && o.status === 'rate_limited') return false;
+  // A timer run hits rate limits and cooldowns routinely and a later run catches up: --quiet keeps silent.
+  if (quiet && (o.status === 'rate_limited' || o.status === 'deferred')) return false;
   if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
   // An up-to-date app whose desktop entry was adapted to the host still has something to say.
   return (
     o.status === 'updated' ||
+    o.status === 'deferred' ||
     o.status === 'rate_limited' ||
     o.status === 'failed' ||
     o.status === 'interrupted' ||
@@ -116,6 +117,7 @@ export async function updateCommand(
         path: o.path,
         error: o.error,
         retry_at: o.retry_at,
+        ...(o.eligible_at !== undefined ? { eligible_at: o.eligible_at } : {}),
         ...(o.reason ? { reason: o.reason } : {}),
         ...(o.url ? { url: o.url } : {}),
         ...(o.method ? { method: o.method } : {}),
@@ -131,6 +133,7 @@ export async function updateCommand(
         rate_limited: summary.rate_limited,
         failed: summary.failed,
         skipped: summary.skipped,
+        deferred: summary.deferred,
         ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
       },
       bytes_downloaded: bytes,

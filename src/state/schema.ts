@@ -73,6 +73,7 @@ export const appStateSchema = z
     latest: z.object({ version: text, identity: text, checkedAt: isoTime }).optional(),
     lastError: z.object({ code: text, message: z.string(), at: isoTime }).optional(),
     releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
+    firstSeen: z.object({ identity: text, at: isoTime }).optional(),
   })
   .passthrough();
 

@@ -103,6 +103,11 @@ export interface AppState {
   /** Latest version seen by check or update. */
   latest?: { version: string; identity: string; checkedAt: string } | undefined;
   lastError?: { code: string; message: string; at: string } | undefined;
+  /**
+   * When this machine first saw the release `identity` (ISO time): min_release_age counts from it
+   * when the source gives no usable release time (scripts, a URL without Last-Modified).
+   */
+  firstSeen?: { identity: string; at: string } | undefined;
   /** Embedded-signature pin; absent while the app has only been installed unsigned. */
   signature?: SignatureState | undefined;
   /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
