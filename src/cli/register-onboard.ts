@@ -25,12 +25,17 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
   program
     .command('add')
     .description('write a recipe from a repository URL (forge) or a download URL (direct)')
-    .argument('<url>', 'repository URL on the hub, the lab or Gitea/Forgejo, or a download URL')
-    .option('--name <name>', 'app name (default: from the repository or file name)')
+    .argument(
+      '<url>',
+      'repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
+    )
+    .option('--name <name>', 'app name (default: from the release asset or file name)')
+    .option('--asset-match <glob>', 'which of several AppImages in the release to follow (glob)')
+    .option('--asset-regex <re>', 'which of several AppImages in the release to follow (regex)')
     .option('--install', 'then install the app (as `update NAME`)')
     .option('--dry-run', 'print the recipe only; write nothing')
     .action(async (url: string, flags: AddFlags) => {
       const { addCommand } = await import('../commands/add.js');
-      inv.setResult('add', await addCommand(ctx(), inv.output(), url, flags, inv.setSink));
+      inv.setResult('add', await addCommand(ctx(), inv.output(), url, flags, inv.setSink, inv.io.stdin));
     });
 }

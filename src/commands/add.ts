@@ -6,12 +6,15 @@ import type { CommandResult } from '../cli/result.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 import { updateCommand } from './update.js';
+import { assetPrompt } from './add-prompt.js';
 
 /** Flags of `add`. */
 export interface AddFlags {
   name?: string;
   install?: boolean;
   dryRun?: boolean;
+  assetMatch?: string;
+  assetRegex?: string;
 }
 
 /** `add URL`: write (and validate, and print) a recipe for a repository or download URL. */
@@ -21,11 +24,12 @@ export async function addCommand(
   url: string,
   flags: AddFlags,
   setSink: (sink: EventSink) => void,
+  stdin?: NodeJS.ReadableStream,
 ): Promise<CommandResult> {
   const dryRun = flags.dryRun === true;
-  const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) =>
-    addFromUrl(url, { name: flags.name, dryRun }, ws, run),
-  );
+  const pick = assetPrompt(out, stdin, out.json);
+  const opts = { name: flags.name, dryRun, assetMatch: flags.assetMatch, assetRegex: flags.assetRegex, pick };
+  const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) => addFromUrl(url, opts, ws, run));
   const { c } = out;
   // The recipe text holds forge asset names and the URL: escape it line by line.
   const lines = [
