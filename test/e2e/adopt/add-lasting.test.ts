@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import type { SimReleaseAsset } from '../../../sim/index.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-appimages.js';
+import { runCliInPty, screenLines } from '../../helpers/pty.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 import type { CheckJson } from '../check/helpers.js';
@@ -243,5 +244,29 @@ void describe('add: recipes that keep working', () => {
     const up = await w.run<UpdateJson>(['--json', 'update', 'libreoffice']);
     assert.equal(up.code, 0, up.stdout + up.stderr);
     assert.equal(up.json?.apps[0]?.status, 'updated');
+  });
+});
+
+void describe('add on a terminal', () => {
+  void test('an ambiguous release asks which AppImage to follow; the answer is the recipe', async () => {
+    const w = await suite.world();
+    const tag = 'v7.1';
+    const names = ['basic', 'standard', 'standard.help'].map((k) => `Office-7.1.${k}-x86_64.AppImage`);
+    suite.sim.hub.setLatest('e2e', 'Office', {
+      tag,
+      assets: names.map((n) => asset('Office', tag, n, Buffer.from(n))),
+    });
+    const run = await runCliInPty(['add', `${suite.sim.url}/e2e/Office`], {
+      env: { ...w.env, NO_COLOR: '1' },
+      columns: 120,
+      answer: { after: /follow which one\? \[1-3/, text: '2\n' },
+      timeoutMs: 30_000,
+    });
+    const screen = screenLines(run.raw).join('\n');
+    assert.equal(run.code, 0, screen);
+    assert.match(screen, / 1\) Office-7\.1\.basic-x86_64\.AppImage/);
+    assert.match(screen, / 3\) Office-7\.1\.standard\.help-x86_64\.AppImage/);
+    const recipe = await recipeOf(w, 'office');
+    assert.equal((recipe.strategy as Record<string, unknown>).asset_match, 'Office-*.standard-*.AppImage');
   });
 });
