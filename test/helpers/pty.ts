@@ -39,15 +39,17 @@ export function runCliInPty(args: string[], opts: PtyRunOptions): Promise<PtyRun
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: opts.env,
       cwd: REPO_ROOT,
-      stdio: [opts.answer ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Without an answer to type, the terminal's input ends at once (as /dev/null would).
+    if (!opts.answer) child.stdin.end();
     const chunks: PtyRun['chunks'] = [];
     let answered = false;
     child.stdout.on('data', (b: Buffer) => {
       chunks.push({ at: Date.now(), text: b.toString('utf8') });
       if (opts.answer && !answered && opts.answer.after.test(chunks.map((c) => c.text).join(''))) {
         answered = true;
-        child.stdin?.write(opts.answer.text);
+        child.stdin.write(opts.answer.text);
       }
     });
     let err = '';
