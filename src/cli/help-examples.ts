@@ -85,6 +85,7 @@ const EXAMPLES: Record<string, readonly Example[]> = {
     ],
     ['appimage-keeper add https://example.org/tool.AppImage --name tool', 'a direct-download recipe'],
     ['appimage-keeper add https://github.com/owner/repo --install', 'write it and install the app'],
+    ['appimage-keeper add owner/repo --asset-match "*fedora*"', 'one of several AppImages (on the hub)'],
   ],
   schema: [
     ['appimage-keeper schema config > config.schema.json', 'JSON Schema of config.yml'],
