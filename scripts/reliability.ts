@@ -181,6 +181,13 @@ const SUITES: Suite[] = [
       'test/e2e/adopt/recipe-hostile.test.ts',
     ],
   },
+  {
+    kind: 'hostile input',
+    name: 'add: pasted text and sidecars',
+    covers:
+      'pasted repository text, electron-builder metadata built to expand or mislead, asset names with pattern syntax, wrong checksum sidecars',
+    files: ['test/app/add/add-hostile.test.ts', 'test/e2e/update/checksum-sidecars.test.ts'],
+  },
 ];
 
 interface SuiteFigures {

@@ -19,7 +19,8 @@ export function readCopiedUrl(input: string, hubWebUrl: string | undefined): Cop
   const text = input.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return fromHttp(text);
   const ownerRepo = OWNER_REPO.exec(text);
-  if (ownerRepo) {
+  // `.` and `..` are path steps, not names: a URL would resolve them away.
+  if (ownerRepo && !text.split('/').some((s) => /^\.+$/.test(s.replace(/\.git$/, '')))) {
     const base = (hubWebUrl ?? 'https://github.com').replace(/\/+$/, '');
     return { url: `${base}/${ownerRepo[1]}/${ownerRepo[2]?.replace(/\.git$/, '')}` };
   }
