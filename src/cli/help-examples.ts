@@ -84,8 +84,10 @@ const EXAMPLES: Record<string, readonly Example[]> = {
       'write a recipe for a repository',
     ],
     ['appimage-keeper add https://example.org/tool.AppImage --name tool', 'a direct-download recipe'],
-    ['appimage-keeper add https://github.com/owner/repo --install', 'write it and install the app'],
-    ['appimage-keeper add owner/repo --asset-match "*fedora*"', 'one of several AppImages (on the hub)'],
+    [
+      'appimage-keeper add owner/repo --asset-match "*fedora*" --install',
+      'one of several AppImages, then install it',
+    ],
   ],
   schema: [
     ['appimage-keeper schema config > config.schema.json', 'JSON Schema of config.yml'],

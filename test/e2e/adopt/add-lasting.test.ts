@@ -3,6 +3,7 @@
 // asset, ambiguous releases resolved by flag or refused with the candidates, the URLs people copy,
 // and `_AppImage` assets confirmed by their magic bytes.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -41,25 +42,25 @@ function asset(repo: string, tag: string, name: string, body: Buffer): SimReleas
   return { name, url: suite.sim.putAsset(`/e2e/${repo}/releases/download/${tag}/${name}`, body) };
 }
 
+// electron-builder's naming, and its latest-linux.yml with the base64 SHA-512 the update verifies.
 async function obsidianRelease(version: string): Promise<void> {
   const tag = `v${version}`;
+  const x64 = await fixtureAppImage('obsidian', version);
+  const arm = await fixtureAppImage('obsidian', version, { arch: 'aarch64' });
+  const yml = (file: string, body: Buffer): Buffer =>
+    Buffer.from(
+      `version: ${version}\nfiles:\n  - url: ${file}\n    sha512: ${createHash('sha512').update(body).digest('base64')}\n    size: ${body.length}\npath: ${file}\n`,
+    );
+  const x64Name = `Obsidian-${version}.AppImage`;
+  const armName = `Obsidian-${version}-arm64.AppImage`;
   suite.sim.hub.setLatest('e2e', 'obsidian-releases', {
     tag,
     assets: [
-      asset(
-        'obsidian-releases',
-        tag,
-        `Obsidian-${version}.AppImage`,
-        await fixtureAppImage('obsidian', version),
-      ),
-      asset(
-        'obsidian-releases',
-        tag,
-        `Obsidian-${version}-arm64.AppImage`,
-        await fixtureAppImage('obsidian', version, { arch: 'aarch64' }),
-      ),
+      asset('obsidian-releases', tag, x64Name, x64),
+      asset('obsidian-releases', tag, armName, arm),
       asset('obsidian-releases', tag, `obsidian_${version}_amd64.deb`, Buffer.from('deb')),
-      asset('obsidian-releases', tag, 'latest-linux.yml', Buffer.from('version: x\n')),
+      asset('obsidian-releases', tag, 'latest-linux.yml', yml(x64Name, x64)),
+      asset('obsidian-releases', tag, 'latest-linux-arm64.yml', yml(armName, arm)),
     ],
   });
 }
@@ -89,6 +90,12 @@ void describe('add: recipes that keep working', () => {
     assert.equal(next.code, 0, next.stdout + next.stderr);
     assert.equal(next.json?.apps[0]?.status, 'updated');
     assert.equal(next.json?.apps[0]?.to_version, 'v1.8.0');
+    assert.ok(
+      suite.sim.requests.some(
+        (q) => q.path === '/e2e/obsidian-releases/releases/download/v1.8.0/latest-linux.yml',
+      ),
+      'the update read latest-linux.yml to verify the download',
+    );
     assert.match(next.json?.apps[0]?.path ?? '', /Obsidian|obsidian/);
   });
 
