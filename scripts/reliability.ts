@@ -200,6 +200,13 @@ const SUITES: Suite[] = [
       'publication times unparseable, a megabyte long or in the future (counted from first sight); durations out of bounds or malformed; broken first-seen records',
     files: ['test/app/release-eligibility.test.ts', 'test/e2e/update/cooldown.test.ts'],
   },
+  {
+    kind: 'hostile input',
+    name: 'add: pasted text and sidecars',
+    covers:
+      'pasted repository text, electron-builder metadata built to expand or mislead, asset names with pattern syntax, wrong checksum sidecars',
+    files: ['test/app/add/add-hostile.test.ts', 'test/e2e/update/checksum-sidecars.test.ts'],
+  },
 ];
 
 interface SuiteFigures {

@@ -6,12 +6,15 @@ import { defineCommand } from '../cli/command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 import { updateCommand } from './update.js';
+import { assetPrompt } from './add-prompt.js';
 
 /** Flags of `add`. */
 interface AddFlags {
   name?: string;
   install?: boolean;
   dryRun?: boolean;
+  assetMatch?: string;
+  assetRegex?: string;
 }
 
 /** `add URL`: write (and validate, and print) a recipe for a repository or download URL. */
@@ -21,12 +24,13 @@ async function addCommand(
   url: string,
   flags: AddFlags,
   setSink: (sink: EventSink) => void,
+  stdin?: NodeJS.ReadableStream,
 ): Promise<CommandResult> {
   const { addFromUrl } = await import('../app/add/add.js');
   const dryRun = flags.dryRun === true;
-  const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) =>
-    addFromUrl(url, { name: flags.name, dryRun }, ws, run),
-  );
+  const pick = assetPrompt(out, stdin, out.json);
+  const opts = { name: flags.name, dryRun, assetMatch: flags.assetMatch, assetRegex: flags.assetRegex, pick };
+  const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) => addFromUrl(url, opts, ws, run));
   const { c } = out;
   // The recipe text holds forge asset names and the URL: escape it line by line.
   const lines = [
@@ -60,11 +64,20 @@ export const add = defineCommand<[string], AddFlags>({
   arguments: [
     {
       name: '<url>',
-      description: 'repository URL on the hub, the lab or Gitea/Forgejo, or a download URL',
+      description:
+        'repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
     },
   ],
   flags: [
-    { flags: '--name <name>', description: 'app name (default: from the repository or file name)' },
+    { flags: '--name <name>', description: 'app name (default: from the release asset or file name)' },
+    {
+      flags: '--asset-match <glob>',
+      description: 'which of several AppImages in the release to follow (glob)',
+    },
+    {
+      flags: '--asset-regex <re>',
+      description: 'which of several AppImages in the release to follow (regex)',
+    },
     { flags: '--install', description: 'then install the app (as `update NAME`)' },
     { flags: '--dry-run', description: 'print the recipe only; write nothing' },
   ],
@@ -74,7 +87,11 @@ export const add = defineCommand<[string], AddFlags>({
       'write a recipe for a repository',
     ],
     ['appimage-keeper add https://example.org/tool.AppImage --name tool', 'a direct-download recipe'],
-    ['appimage-keeper add https://github.com/owner/repo --install', 'write it and install the app'],
+    [
+      'appimage-keeper add owner/repo --asset-match "*fedora*" --install',
+      'one of several AppImages, then install it',
+    ],
   ],
-  handler: ({ ctx, output, args: [url], flags, setSink }) => addCommand(ctx(), output(), url, flags, setSink),
+  handler: ({ ctx, output, args: [url], flags, setSink, stdin }) =>
+    addCommand(ctx(), output(), url, flags, setSink, stdin()),
 });

@@ -25,8 +25,10 @@ export interface Resolution {
   size?: number | undefined;
   /** Lower-case hex SHA-256 the forge published for the asset. */
   sha256?: string | undefined;
-  /** A `<asset>.sha256` / `SHA256SUMS` asset of the same release. */
+  /** A checksum sidecar of the same release (`<asset>.sha256`, `SHA256SUMS`, `latest-linux.yml`, ...). */
   checksumUrl?: string | undefined;
+  /** How to read it: SHA-256 listings (default) or electron-builder's YAML with base64 SHA-512. */
+  checksumFormat?: 'sums' | 'electron-builder' | undefined;
   /** A `<asset>.zsync` asset of the same release. */
   zsyncUrl?: string | undefined;
   /** ETag or Last-Modified of the asset, for If-Range. */

@@ -12,6 +12,8 @@ export interface PtyRunOptions {
   columns: number;
   /** Kill the run after this long (default 60 s) and reject. */
   timeoutMs?: number;
+  /** Typed on the terminal once the output so far matches `after` (a prompt's answer). */
+  answer?: { after: RegExp; text: string } | undefined;
 }
 
 /** What the terminal received, as it arrived: each chunk with the wall-clock time it was read. */
@@ -38,10 +40,19 @@ export function runCliInPty(args: string[], opts: PtyRunOptions): Promise<PtyRun
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: opts.env,
       cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Without an answer to type, the terminal's input ends at once (as /dev/null would).
+    if (!opts.answer) child.stdin.end();
     const chunks: PtyRun['chunks'] = [];
-    child.stdout.on('data', (b: Buffer) => chunks.push({ at: Date.now(), text: b.toString('utf8') }));
+    let answered = false;
+    child.stdout.on('data', (b: Buffer) => {
+      chunks.push({ at: Date.now(), text: b.toString('utf8') });
+      if (opts.answer && !answered && opts.answer.after.test(chunks.map((c) => c.text).join(''))) {
+        answered = true;
+        child.stdin.write(opts.answer.text);
+      }
+    });
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
     const timeoutMs = opts.timeoutMs ?? 60_000;
