@@ -52,6 +52,7 @@ const EXCEPTIONS = [
     'rollback',
     'schedule',
     'schema',
+    'search',
     'self-update',
     'unhold',
     'update',

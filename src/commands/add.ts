@@ -27,10 +27,13 @@ async function addCommand(
   stdin?: NodeJS.ReadableStream,
 ): Promise<CommandResult> {
   const { addFromUrl } = await import('../app/add/add.js');
+  const { addByName, isCatalogueName } = await import('../app/add/add-by-name.js');
   const dryRun = flags.dryRun === true;
   const pick = assetPrompt(out, stdin, out.json);
   const opts = { name: flags.name, dryRun, assetMatch: flags.assetMatch, assetRegex: flags.assetRegex, pick };
-  const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) => addFromUrl(url, opts, ws, run));
+  const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) =>
+    isCatalogueName(url) ? addByName(url, opts, ws, run) : addFromUrl(url, opts, ws, run),
+  );
   const { c } = out;
   // The recipe text holds forge asset names and the URL: escape it line by line.
   const lines = [
@@ -46,6 +49,9 @@ async function addCommand(
     lines.push(
       c.dim(`selects ${termText(result.release.asset)} of release ${termText(result.release.tag)} today`),
     );
+  const origin =
+    'catalogue' in result ? (result.catalogue as { catalogue: string; entry: string }) : undefined;
+  if (origin) lines.push(c.dim(`from ${termText(origin.catalogue)} entry ${termText(origin.entry)}`));
   for (const n of result.notes) lines.push(c.dim(`note: ${termMessage(n)}`));
   const json: Record<string, unknown> = { command: 'add', ...result };
   if (!flags.install || dryRun) return { exitCode: 0, json, human: lines.join('\n') };
@@ -60,12 +66,12 @@ async function addCommand(
 /** `add URL`: a recipe from a repository or download URL. */
 export const add = defineCommand<[string], AddFlags>({
   name: 'add',
-  summary: 'write a recipe from a repository URL (forge) or a download URL (direct)',
+  summary: 'write a recipe for an app by name (from the catalogues), repository URL or download URL',
   arguments: [
     {
-      name: '<url>',
+      name: '<name-or-url>',
       description:
-        'repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
+        'an app name looked up in the catalogues (see search), a repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
     },
   ],
   flags: [
@@ -82,6 +88,7 @@ export const add = defineCommand<[string], AddFlags>({
     { flags: '--dry-run', description: 'print the recipe only; write nothing' },
   ],
   examples: [
+    ['appimage-keeper add obsidian --install', 'by name, from the catalogues; then install it'],
     [
       'appimage-keeper add https://github.com/obsidianmd/obsidian-releases',
       'write a recipe for a repository',

@@ -12,6 +12,7 @@ import { remove } from './remove.js';
 import { rollback } from './rollback.js';
 import { schedule } from './schedule.js';
 import { schema } from './schema.js';
+import { search } from './search.js';
 import { selfUpdateSpec } from './self-update.js';
 import { unhold } from './unhold.js';
 import { update } from './update.js';
@@ -40,5 +41,6 @@ export const COMMANDS: readonly AnyCommandSpec[] = [
   unhold,
   selfUpdateSpec,
   adopt,
+  search,
   add,
 ];

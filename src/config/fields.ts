@@ -377,6 +377,21 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
     globalOnly: true,
   },
+  {
+    key: 'catalogues',
+    type: 'list of URL or {url, format}',
+    default: undefined,
+    description:
+      'Catalogues `search` and `add NAME` read (docs/catalogues.md); format appimagehub, am or keeper. Default: AppImageHub’s feed and AM’s list for this architecture.',
+    aliases: [],
+    schema: z
+      .array(
+        z.union([httpUrl, z.strictObject({ url: httpUrl, format: z.enum(['appimagehub', 'am', 'keeper']) })]),
+      )
+      .max(32, 'at most 32 catalogues'),
+    extension: true,
+    globalOnly: true,
+  },
 ];
 
 /** Default global settings as written by `init --global`, before path expansion. */

@@ -88,6 +88,8 @@ export interface GlobalSettings {
   launch_fixes: boolean;
   /** `update` also runs `self-update` after the apps (default false). */
   auto_self_update: boolean;
+  /** Catalogues for `search` and `add NAME` (default: AppImageHub and AM). */
+  catalogues?: (string | { url: string; format: 'appimagehub' | 'am' | 'keeper' })[] | undefined;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

@@ -26,6 +26,8 @@ export interface AddOptions {
   assetRegex?: string | undefined;
   /** Asks which candidate to follow; undefined answer = none (ADD_ASSET_AMBIGUOUS stands). */
   pick?: ((candidates: string[]) => Promise<string | undefined>) | undefined;
+  /** More comment lines above the recipe (the catalogue entry it came from). */
+  comment?: string[] | undefined;
 }
 
 /** What `add` made. */
@@ -173,7 +175,7 @@ export async function addFromUrl(url: string, opts: AddOptions, ws: Workspace, r
     const draft = await directDraft(/^https?:\/\//i.test(url.trim()) ? url.trim() : u.href, opts.name, run);
     result = { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
   }
-  const comment = [`added from ${url}`];
+  const comment = [`added from ${url}`, ...(opts.comment ?? [])];
   const text = recipeText(result.recipe, comment);
   if (opts.dryRun) return { ...result, text, file: null };
   const written = await writeNewRecipe(ws, result.recipe, comment);

@@ -1,0 +1,73 @@
+import type { Context } from '../core/context.js';
+import type { Output } from '../render/output.js';
+import type { CommandResult } from '../cli/result.js';
+import type { SearchHit } from '../app/search.js';
+import { defineCommand } from '../cli/command-spec.js';
+import { table } from '../render/table.js';
+import { truncateEnd } from '../render/display-width.js';
+import { termMessage, termText } from '../render/terminal-text.js';
+
+/** Lines shown without -v; --json always has every hit. */
+const MAX_HUMAN_HITS = 40;
+
+interface SearchFlags {
+  refresh?: boolean;
+}
+
+function sourceOf(h: SearchHit): string {
+  if (h.repository) return h.repository.replace(/^https:\/\/github\.com\//, '');
+  if (h.download) return new URL(h.download).host;
+  return h.catalogue === 'AM' ? '(AM script)' : '-';
+}
+
+/** `search TERM...`: catalogue entries, best match first, one line each. */
+async function searchCommand(
+  ctx: Context,
+  out: Output,
+  terms: string[],
+  flags: SearchFlags,
+): Promise<CommandResult> {
+  const { loadWorkspace } = await import('../config/workspace.js');
+  const { searchCatalogues } = await import('../app/search.js');
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  for (const w of ws.warnings) out.warn(w);
+  const result = await searchCatalogues(ctx, ws.global, terms, { refresh: flags.refresh === true });
+  for (const n of result.notes) out.warn(n);
+  const { c } = out;
+  const width = Math.max(40, (out.columns ?? 80) - 4);
+  const shown = result.hits.slice(0, MAX_HUMAN_HITS);
+  // Every field comes from a catalogue: escaped, and the description cut to what fits.
+  const rows = shown.map((h) => [
+    termText(h.name, 60),
+    termText(sourceOf(h), 80),
+    `${h.catalogue}${h.repackaged ? ' (repackaged)' : ''}`,
+    termText(h.description, 300),
+  ]);
+  const lines = table(rows)
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => truncateEnd(l, width));
+  if (result.hits.length === 0) lines.push(`no app matches ${termText(result.terms.join(' '))}`);
+  if (result.hits.length > shown.length)
+    lines.push(c.dim(`… ${result.hits.length - shown.length} more (--json lists all; add terms to narrow)`));
+  if (result.hits.length > 0)
+    lines.push(c.dim(`add one with: appimage-keeper add ${termText(shown[0]?.name ?? 'NAME')}`));
+  return {
+    exitCode: result.hits.length === 0 ? 1 : 0,
+    json: { command: 'search', ...result, notes: result.notes.map((n) => termMessage(n)) },
+    human: lines.join('\n'),
+  };
+}
+
+/** `search TERM...`: find apps in the catalogues. */
+export const search = defineCommand<[string[]], SearchFlags>({
+  name: 'search',
+  summary: 'find apps by name or description in the catalogues (AppImageHub, AM, your own)',
+  arguments: [{ name: '<terms...>', description: 'words every result must contain' }],
+  flags: [{ flags: '--refresh', description: 'revalidate the cached catalogues now (else once a day)' }],
+  examples: [
+    ['appimage-keeper search obsidian', 'find an app'],
+    ['appimage-keeper search --json pdf editor', 'every match, machine-readable'],
+  ],
+  handler: ({ ctx, output, args: [terms], flags }) => searchCommand(ctx(), output(), terms, flags),
+});

@@ -1,0 +1,75 @@
+/**
+ * AppImageHub's feed (https://appimage.github.io/feed.json): `items[]` with name, description,
+ * license and `links[]` of type GitHub (`owner/repo`) or Download (a URL).
+ */
+import * as z from 'zod';
+import { KeeperError } from '../../core/errors.js';
+import { parseJsonWithin } from '../../core/bounded-json.js';
+import { hubRepoOfUrl, isWebUrl, oneLine, ownerRepo } from './text-fields.js';
+import type { CatalogueEntry, CatalogueReader } from './types.js';
+
+const Item = z.looseObject({
+  name: z.string().min(1).max(200),
+  description: z.string().nullish(),
+  license: z.string().nullish(),
+  links: z.array(z.looseObject({ type: z.string(), url: z.string() })).nullish(),
+  authors: z.array(z.looseObject({ name: z.string().nullish(), url: z.string().nullish() })).nullish(),
+});
+const Feed = z.looseObject({ items: z.array(z.unknown()).max(100_000) });
+
+// Descriptions are HTML: the first paragraph with tags dropped and its soft line breaks joined.
+function firstParagraph(html: string): string {
+  const paragraphs = html.slice(0, 16384).split(/<\/p>|\n\s*\n/i);
+  const text = paragraphs
+    .map((p) =>
+      p
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .find((p) => p !== '');
+  return oneLine(text ?? '');
+}
+
+function entryOf(item: z.infer<typeof Item>): CatalogueEntry {
+  let repository: string | undefined;
+  let download: string | undefined;
+  for (const link of item.links ?? []) {
+    if (link.type === 'GitHub') repository ??= ownerRepo(link.url);
+    else if (link.type === 'Download' && isWebUrl(link.url)) {
+      // Most Download links are the GitHub releases page: that is the repository again.
+      const repo = hubRepoOfUrl(link.url);
+      if (repo) repository ??= repo;
+      else download ??= link.url;
+    }
+  }
+  const author = item.authors?.find((a) => isWebUrl(a.url))?.url ?? undefined;
+  return {
+    name: item.name.trim(),
+    description: firstParagraph(item.description ?? ''),
+    repository,
+    download: repository ? undefined : download,
+    homepage: repository ? `https://github.com/${repository}` : isWebUrl(author) ? author : undefined,
+    license: oneLine(item.license) || undefined,
+  };
+}
+
+/** The AppImageHub feed reader. */
+export const appImageHubReader: CatalogueReader = {
+  format: 'appimagehub',
+  label: 'AppImageHub',
+  parse(text, url) {
+    const parsed = parseJsonWithin(text, { maxDepth: 16, maxValues: 2_000_000 });
+    const feed = parsed.ok ? Feed.safeParse(parsed.value) : undefined;
+    if (!feed?.success)
+      throw new KeeperError('CATALOGUE_INVALID', `${url} is not an AppImageHub feed (no items[])`);
+    const entries: CatalogueEntry[] = [];
+    let skipped = 0;
+    for (const raw of feed.data.items) {
+      const item = Item.safeParse(raw);
+      if (item.success && item.data.name.trim() !== '') entries.push(entryOf(item.data));
+      else skipped++;
+    }
+    return { entries, skipped };
+  },
+};

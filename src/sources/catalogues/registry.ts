@@ -1,0 +1,49 @@
+/**
+ * The catalogue formats and the configured list: one reader per format, looked up by name, and
+ * the default catalogues when config.yml names none.
+ */
+import { amReader } from './am.js';
+import { appImageHubReader } from './appimagehub.js';
+import { keeperReader } from './keeper.js';
+import type { CatalogueFormat, CatalogueReader, CatalogueRef } from './types.js';
+
+const READERS: Record<CatalogueFormat, CatalogueReader> = {
+  appimagehub: appImageHubReader,
+  am: amReader,
+  keeper: keeperReader,
+};
+
+/** The reader of `format`. */
+export function readerFor(format: CatalogueFormat): CatalogueReader {
+  return READERS[format];
+}
+
+/** AM's folder name for a Node architecture. */
+function amArch(arch: string): string {
+  return arch === 'arm64' ? 'aarch64' : arch === 'x64' ? 'x86_64' : arch;
+}
+
+/** The catalogues read when config.yml has no `catalogues`. */
+export function defaultCatalogues(arch: string): CatalogueRef[] {
+  return [
+    { url: 'https://appimage.github.io/feed.json', format: 'appimagehub' },
+    { url: `https://raw.githubusercontent.com/ivan-hc/AM/main/programs/${amArch(arch)}-apps`, format: 'am' },
+  ];
+}
+
+/** A bare URL's format: AM's `…-apps` list, AppImageHub's `feed.json`, else our own index. */
+export function formatOfUrl(url: string): CatalogueFormat {
+  const path = url.split(/[?#]/)[0] ?? '';
+  if (/\/[A-Za-z0-9_]+-apps(\.md)?$/.test(path)) return 'am';
+  if (/\/feed\.json$/.test(path)) return 'appimagehub';
+  return 'keeper';
+}
+
+/** The configured catalogues (config.yml `catalogues`), or the defaults. */
+export function configuredCatalogues(
+  field: readonly (string | CatalogueRef)[] | undefined,
+  arch: string,
+): CatalogueRef[] {
+  if (field === undefined) return defaultCatalogues(arch);
+  return field.map((c) => (typeof c === 'string' ? { url: c, format: formatOfUrl(c) } : c));
+}

@@ -1,0 +1,32 @@
+/** Small helpers the catalogue readers share for untrusted text fields. */
+import { MAX_FIELD } from './types.js';
+
+/** The first line of `value`, trimmed and cut to MAX_FIELD characters; '' when not a string. */
+export function oneLine(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const line = value.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  return line.trim().slice(0, MAX_FIELD);
+}
+
+const OWNER_REPO = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\/[A-Za-z0-9_.-]{1,100}$/;
+
+/** `owner/repo` when `value` is one (a `.git` ending and slashes around it dropped), else undefined. */
+export function ownerRepo(value: string): string | undefined {
+  const v = value
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '');
+  if (!OWNER_REPO.test(v) || v.split('/').some((s) => /^\.+$/.test(s))) return undefined;
+  return v;
+}
+
+/** `owner/repo` of a `https://github.com/owner/repo[/releases…]` URL, else undefined. */
+export function hubRepoOfUrl(url: string): string | undefined {
+  const m = /^https:\/\/github\.com\/([^/?#]+)\/([^/?#]+)(?:\/releases(?:\/latest)?)?\/?$/.exec(url.trim());
+  return m ? ownerRepo(`${m[1]}/${m[2]}`) : undefined;
+}
+
+/** True for an http(s) URL of reasonable length. */
+export function isWebUrl(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 2000 && /^https?:\/\/[^\s]+$/i.test(value);
+}
