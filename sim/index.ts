@@ -4,6 +4,8 @@
  */
 export { startSim } from './start-sim.js';
 export { generatedBytes, generatedChunks, generatedSha256 } from './generator.js';
+export { serveCatalogues } from './catalogues.js';
+export type { AmApp, HubFeedItem, ServedCatalogues, SimCatalogues } from './catalogues.js';
 export type {
   AssetBody,
   AssetOptions,

@@ -10,7 +10,7 @@ const entries = [
   { name: 'Joplin', description: '' },
 ];
 
-test('desktop Name, AppStream id and StartupWMClass match exactly (folded) and are confident', () => {
+void test('desktop Name, AppStream id and StartupWMClass match exactly (folded) and are confident', () => {
   const byName = matchCatalogues({ desktopName: 'Visual Studio Code' }, entries);
   assert.deepEqual(
     byName.map((m) => [m.entry.name, m.by, m.confidence]),
@@ -28,7 +28,7 @@ test('desktop Name, AppStream id and StartupWMClass match exactly (folded) and a
   );
 });
 
-test('a file prefix alone, or a name that only starts alike, is weak, listed after the confident ones', () => {
+void test('a file prefix alone, or a name that only starts alike, is weak, listed after the confident ones', () => {
   const m = matchCatalogues({ desktopName: 'Obsidian', filePrefix: 'Joplin' }, entries);
   assert.deepEqual(
     m.map((x) => [x.entry.name, x.by, x.confidence]),
@@ -40,7 +40,7 @@ test('a file prefix alone, or a name that only starts alike, is weak, listed aft
   );
 });
 
-test('no hints, or hints too short to mean anything, match nothing', () => {
+void test('no hints, or hints too short to mean anything, match nothing', () => {
   assert.deepEqual(matchCatalogues({}, entries), []);
   assert.deepEqual(matchCatalogues({ desktopName: 'O', filePrefix: 'ob' }, entries), []);
 });

@@ -92,7 +92,7 @@ void describe('AM list and scripts', () => {
     '',
   ].join('\n');
 
-  test('lines become entries with their script URL beside the list; malformed names are skipped', () => {
+  void test('lines become entries with their script URL beside the list; malformed names are skipped', () => {
     const url = 'https://raw.githubusercontent.com/ivan-hc/AM/main/programs/x86_64-apps';
     const r = amReader.parse(list, url);
     assert.equal(r.skipped, 1);
@@ -111,7 +111,7 @@ void describe('AM list and scripts', () => {
     assert.equal(toKeeperError(captured(() => amReader.parse('<html>', url))).code, 'CATALOGUE_INVALID');
   });
 
-  test('SITE and the releases API call must agree; the script is only read', () => {
+  void test('SITE and the releases API call must agree; the script is only read', () => {
     const ok =
       'APP=obsidian\nSITE="obsidianmd/obsidian-releases"\nversion=$(curl -Ls https://api.github.com/repos/$SITE/releases | grep x)\n';
     assert.deepEqual(amScriptSource(ok), { ok: true, repository: 'obsidianmd/obsidian-releases' });
@@ -128,7 +128,7 @@ void describe('AM list and scripts', () => {
 });
 
 void describe('keeper index, registry, ranking, repackagers', () => {
-  test('keeper entries keep their recipe; bad names are skipped', () => {
+  void test('keeper entries keep their recipe; bad names are skipped', () => {
     const r = keeperReader.parse(
       JSON.stringify({
         apps: [
@@ -156,7 +156,7 @@ void describe('keeper index, registry, ranking, repackagers', () => {
     assert.equal(r.entries[1]?.download, 'https://example.org/dl.AppImage');
   });
 
-  test('formats from URLs, and the defaults per architecture', () => {
+  void test('formats from URLs, and the defaults per architecture', () => {
     assert.equal(formatOfUrl('https://x/programs/x86_64-apps'), 'am');
     assert.equal(formatOfUrl('https://appimage.github.io/feed.json'), 'appimagehub');
     assert.equal(formatOfUrl('https://corp.example/apps.json'), 'keeper');
@@ -166,7 +166,7 @@ void describe('keeper index, registry, ranking, repackagers', () => {
     ]);
   });
 
-  test('rank: exact < prefix < word < inside name < description; every term must match', () => {
+  void test('rank: exact < prefix < word < inside name < description; every term must match', () => {
     const e = (name: string, description = '') => ({ name, description });
     const t = searchTerms(['Code']);
     assert.deepEqual(
@@ -179,7 +179,7 @@ void describe('keeper index, registry, ranking, repackagers', () => {
     assert.equal(entryRank(e('obsidian', 'notes app'), searchTerms(['obsidian', 'pdf'])), undefined);
   });
 
-  test('repackaged: the owner is a known repackager, or the catalogue says so', () => {
+  void test('repackaged: the owner is a known repackager, or the catalogue says so', () => {
     assert.equal(isRepackaged({ name: 'a', description: '' }, 'pkgforge-dev/a-appimage'), true);
     assert.equal(isRepackaged({ name: 'a', description: '' }, 'https://github.com/Ivan-HC/x'), true);
     assert.equal(isRepackaged({ name: 'a', description: '', repackaged: true }, 'org/a'), true);
