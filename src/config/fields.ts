@@ -379,10 +379,10 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
   },
   {
     key: 'catalogues',
-    type: 'list of URL or {url, format}',
+    type: 'list of URLs',
     default: undefined,
     description:
-      'Catalogues `search` and `add NAME` read (docs/catalogues.md); format appimagehub, am or keeper. Default: AppImageHub’s feed and AM’s list for this architecture.',
+      'Catalogues for `search` and `add NAME` (docs/catalogues.md): URLs or {url, format}; default AppImageHub and AM.',
     aliases: [],
     schema: z
       .array(
