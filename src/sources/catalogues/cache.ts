@@ -1,8 +1,9 @@
 /**
  * A catalogue as this run sees it: read from the cache under $XDG_CACHE_HOME/appimage-keeper/
  * catalogues/, revalidated with a conditional GET once it is 24 h old (or on --refresh), and used
- * stale, with a note, when the network fails. The cached text is parsed each time: the entries are
- * derived data, the body the server sent is the record.
+ * stale, with a note, when the network fails. What is kept is the parsed entries (with the
+ * validators), not the body: a search then costs one JSON.parse of our own file, not a schema pass
+ * over thousands of untrusted items. A record of another CACHE_VERSION is refetched in full.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -17,12 +18,17 @@ import { MAX_CATALOGUE_BYTES, type CatalogueEntry, type CatalogueRef } from './t
 /** How old a cached catalogue may be before it is revalidated. */
 export const CATALOGUE_MAX_AGE_MS = 24 * 3600 * 1000;
 
+const CACHE_VERSION = 1;
+
 interface CacheRecord {
+  version: number;
   url: string;
+  format: string;
   etag?: string | undefined;
   lastModified?: string | undefined;
   fetchedAt: string;
-  body: string;
+  skipped: number;
+  entries: CatalogueEntry[];
 }
 
 /** One catalogue loaded for this run. */
@@ -43,10 +49,22 @@ export function cacheFileOf(ctx: Context, url: string): string {
   return join(ctx.paths.cacheDir, 'catalogues', `${key}.json`);
 }
 
-function readCache(path: string, url: string): CacheRecord | undefined {
+// Our own file, but in a folder anyone with the account can write: entries are checked for shape.
+function isEntry(e: unknown): e is CatalogueEntry {
+  if (typeof e !== 'object' || e === null) return false;
+  const x = e as Record<string, unknown>;
+  const optional = (k: string): boolean => x[k] === undefined || typeof x[k] === 'string';
+  return (
+    typeof x.name === 'string' &&
+    typeof x.description === 'string' &&
+    ['repository', 'download', 'script', 'homepage', 'license'].every(optional)
+  );
+}
+
+function readCache(path: string, ref: CatalogueRef): CacheRecord | undefined {
   let file;
   try {
-    // JSON escaping can double a body at most: anything larger was not written by us.
+    // JSON escaping can double a text at most: anything larger was not written by us.
     file = readSmallFileSync(path, 2 * MAX_CATALOGUE_BYTES + 65536);
   } catch {
     return undefined;
@@ -54,8 +72,9 @@ function readCache(path: string, url: string): CacheRecord | undefined {
   if (file.kind !== 'text') return undefined;
   try {
     const rec = JSON.parse(file.text) as Partial<CacheRecord>;
-    if (rec.url !== url || typeof rec.body !== 'string' || typeof rec.fetchedAt !== 'string')
-      return undefined;
+    if (rec.version !== CACHE_VERSION || rec.url !== ref.url || rec.format !== ref.format) return undefined;
+    if (typeof rec.fetchedAt !== 'string' || typeof rec.skipped !== 'number') return undefined;
+    if (!Array.isArray(rec.entries) || !rec.entries.every(isEntry)) return undefined;
     return rec as CacheRecord;
   } catch {
     return undefined;
@@ -66,10 +85,8 @@ async function writeCache(ctx: Context, path: string, rec: CacheRecord): Promise
   await writeFileAtomic(path, JSON.stringify(rec), { root: ctx.paths.cacheDir, mode: 0o600 });
 }
 
-function parsed(ref: CatalogueRef, body: string): { entries: CatalogueEntry[]; notes: string[] } {
-  const r = readerFor(ref.format).parse(body, ref.url);
-  const notes = r.skipped > 0 ? [`${ref.url}: left out ${r.skipped} malformed entries`] : [];
-  return { entries: r.entries, notes };
+function skippedNote(ref: CatalogueRef, skipped: number): string[] {
+  return skipped > 0 ? [`${ref.url}: left out ${skipped} malformed entries`] : [];
 }
 
 /** Options of `loadCatalogue`. */
@@ -89,12 +106,15 @@ export async function loadCatalogue(
 ): Promise<LoadedCatalogue> {
   const label = readerFor(ref.format).label;
   const path = cacheFileOf(ctx, ref.url);
-  const cached = readCache(path, ref.url);
+  const cached = readCache(path, ref);
   const base = { ref, label };
-  const fromCache = (via: LoadedCatalogue['via'], rec: CacheRecord, notes: string[]): LoadedCatalogue => {
-    const p = parsed(ref, rec.body);
-    return { ...base, entries: p.entries, fetchedAt: rec.fetchedAt, via, notes: [...notes, ...p.notes] };
-  };
+  const fromCache = (via: LoadedCatalogue['via'], rec: CacheRecord, notes: string[]): LoadedCatalogue => ({
+    ...base,
+    entries: rec.entries,
+    fetchedAt: rec.fetchedAt,
+    via,
+    notes: [...notes, ...skippedNote(ref, rec.skipped)],
+  });
   const age = cached ? ctx.now().getTime() - Date.parse(cached.fetchedAt) : Infinity;
   if (cached && (opts.cacheOnly || (!opts.refresh && age >= 0 && age < CATALOGUE_MAX_AGE_MS)))
     return fromCache('cache', cached, []);
@@ -117,16 +137,19 @@ export async function loadCatalogue(
     }
     if (res.status >= 200 && res.status < 300) {
       // Parsed before it is kept: a broken answer must not replace a good copy.
-      const p = parsed(ref, res.text);
+      const p = readerFor(ref.format).parse(res.text, ref.url);
       const rec: CacheRecord = {
+        version: CACHE_VERSION,
         url: ref.url,
+        format: ref.format,
         etag: res.headers.etag,
         lastModified: res.headers['last-modified'],
         fetchedAt: now,
-        body: res.text,
+        skipped: p.skipped,
+        entries: p.entries,
       };
       await writeCache(ctx, path, rec);
-      return { ...base, entries: p.entries, fetchedAt: now, via: 'fetched', notes: p.notes };
+      return fromCache('fetched', rec, []);
     }
     failure = `answered HTTP ${res.status}`;
   } catch (err) {
