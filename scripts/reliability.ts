@@ -35,6 +35,13 @@ interface Suite {
 // Add a suite here when it injects faults or feeds hostile input; the doc lists exactly these.
 const SUITES: Suite[] = [
   {
+    kind: 'hostile input',
+    name: 'catalogues',
+    covers:
+      'malformed and deeply nested feeds, junk items and names, an AM script whose SITE and API call disagree, a dropped network (stale cache with a note)',
+    files: ['test/sources/catalogues/readers.test.ts', 'test/e2e/adopt/catalogue.test.ts'],
+  },
+  {
     kind: 'fault',
     name: 'downloader faults',
     covers: 'dropped, stalled, short, 5xx, wrong ranges; resume and retry',
