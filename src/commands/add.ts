@@ -93,7 +93,6 @@ export const add = defineCommand<[string], AddFlags>({
       'appimage-keeper add https://github.com/obsidianmd/obsidian-releases',
       'write a recipe for a repository',
     ],
-    ['appimage-keeper add https://example.org/tool.AppImage --name tool', 'a direct-download recipe'],
     [
       'appimage-keeper add owner/repo --asset-match "*fedora*" --install',
       'one of several AppImages, then install it',
