@@ -19,6 +19,8 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
   assertKnownApps([name], ws, store);
   const info = await appInfo(ws, store, name, ctx.now());
+  const { catalogueOrigin } = await import('../app/catalogue-origin.js');
+  const origin = info.recipe ? await catalogueOrigin(ctx, info.recipe.file) : undefined;
   const { c } = out;
   const lines: string[] = [c.bold(termText(info.name))];
   // Labels can come from outside too (release asset keys in state): escaped like the values.
@@ -31,6 +33,13 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
     );
     const err = info.recipe.error;
     if (err) lines.push(`      ${messageText(err, '      ')}`);
+  }
+  if (origin) {
+    // Catalogue text is a third party's: escaped like every other outside value.
+    lines.push(row('catalogue', `${termText(origin.catalogue)} entry ${termText(origin.entry)}`));
+    if (origin.description) lines.push(row('description', termText(origin.description, 300)));
+    if (origin.homepage) lines.push(row('homepage', termText(origin.homepage, 300)));
+    if (origin.license) lines.push(row('license', termText(origin.license, 100)));
   }
   if (info.settings.length) {
     lines.push('', c.bold('settings') + c.dim('  (value, then where it came from)'));
@@ -65,6 +74,7 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
               error: info.recipe.error ? errorJson(info.recipe.error) : null,
             }
           : null,
+        catalogue: origin ?? null,
         settings: info.settings,
         token: info.token,
         state: info.state,

@@ -203,6 +203,14 @@ void describe('add NAME', () => {
     });
     assert.match(text, /^# catalogue: AppImageHub http:\/\/.*\/cat\/feed\.json entry Obsidian$/m);
     assert.equal((await w.run(['validate', 'obsidian'])).code, 0);
+    const info = await w.run(['info', 'obsidian']);
+    assert.equal(info.code, 0, info.stderr);
+    assert.match(info.stdout, /catalogue\s+AppImageHub entry Obsidian/);
+    assert.match(info.stdout, /description\s+A knowledge base on local Markdown files\./);
+    assert.match(info.stdout, /homepage\s+https:\/\/github\.com\/e2e\/Obsidian/);
+    assert.match(info.stdout, /license\s+Proprietary/);
+    const infoJson = await w.run<{ app: { catalogue: { license: string } } }>(['--json', 'info', 'obsidian']);
+    assert.equal(infoJson.json?.app.catalogue.license, 'Proprietary');
   });
 
   void test('several sources → the candidates, exit 2, and a machine-readable list with --json', async () => {
