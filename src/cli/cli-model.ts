@@ -37,6 +37,8 @@ export interface CommandModel {
   examples: readonly (readonly [string, string])[];
   /** Its positional arguments are app names (completion offers `list --names`). */
   takesApps: boolean;
+  /** Its first argument may be a catalogue name (`add`): completion offers the cached names. */
+  takesCatalogueNames: boolean;
 }
 
 /** The whole command line: what every generated artefact (help, docs, man page, completion) reads. */
@@ -90,6 +92,7 @@ function commandModel(program: Command, cmd: Command, extras: CommandExtras | un
     flags: cmd.options.filter(visible).map((o) => flagModel(o, extras?.flags ?? [])),
     examples: extras?.examples ?? [],
     takesApps: args.some((a) => /^apps?$/.test(a.name)),
+    takesCatalogueNames: args[0]?.name === 'name-or-url',
   };
 }
 

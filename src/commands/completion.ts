@@ -38,6 +38,7 @@ function positionalCases(cmd: CommandModel): string[] {
     const pattern = a.variadic ? `*` : `${i}`;
     let value: string | undefined;
     if (cmd.takesApps) value = '$(_appimage_keeper_apps)';
+    else if (cmd.takesCatalogueNames && i === 0) value = '$(_appimage_keeper_catalogue_names)';
     else if (a.choices) value = words(a.choices);
     if (value !== undefined) lines.push(`        ${pattern}) _ak_words="${value}" ;;`);
   });
@@ -74,6 +75,11 @@ function candidates(model: CliModel): string {
     '_appimage_keeper_apps() {',
     `  if [[ -n "$_ak_cfg" ]]; then ${n} --config-dir "$_ak_cfg" list --names 2>/dev/null`,
     `  else ${n} list --names 2>/dev/null; fi`,
+    '}',
+    // Catalogue names come from the cache only: `search --names` sends no request.
+    '_appimage_keeper_catalogue_names() {',
+    `  if [[ -n "$_ak_cfg" ]]; then ${n} --config-dir "$_ak_cfg" search --names 2>/dev/null`,
+    `  else ${n} search --names 2>/dev/null; fi`,
     '}',
     '_appimage_keeper_candidates() {',
     '  local i w',
@@ -181,6 +187,8 @@ function fish(model: CliModel): string {
   for (const c of model.commands) {
     const cond = `__fish_seen_subcommand_from ${c.name}`;
     if (c.takesApps) lines.push(`complete -c ${n} -n "${cond}" -a "(${n} list --names 2>/dev/null)"`);
+    if (c.takesCatalogueNames)
+      lines.push(`complete -c ${n} -n "${cond}" -a "(${n} search --names 2>/dev/null)"`);
     for (const a of c.arguments)
       if (a.choices) lines.push(`complete -c ${n} -n "${cond}" -a "${words(a.choices)}"`);
     for (const f of c.flags) lines.push(flagLine(f, cond));

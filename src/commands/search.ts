@@ -12,6 +12,20 @@ const MAX_HUMAN_HITS = 40;
 
 interface SearchFlags {
   refresh?: boolean;
+  names?: boolean;
+}
+
+/** `search --names`: every cached catalogue name, one a line, for shell completion; no request. */
+async function cachedNames(ctx: Context): Promise<CommandResult> {
+  const { loadWorkspace } = await import('../config/workspace.js');
+  const { loadCatalogues } = await import('../app/catalogues.js');
+  const ws = await loadWorkspace(ctx.paths, ctx.env);
+  const loaded = await loadCatalogues(ctx, ws.global, { cacheOnly: true });
+  // Names go into a shell's word list: only the characters a catalogue name may hold.
+  const names = [...new Set(loaded.flatMap((c) => c.entries.map((e) => e.name)))]
+    .filter((n) => /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$/.test(n))
+    .sort();
+  return { exitCode: 0, json: { command: 'search', names }, human: names.join('\n') };
 }
 
 function sourceOf(h: SearchHit): string {
@@ -27,6 +41,7 @@ async function searchCommand(
   terms: string[],
   flags: SearchFlags,
 ): Promise<CommandResult> {
+  if (flags.names === true) return cachedNames(ctx);
   const { loadWorkspace } = await import('../config/workspace.js');
   const { searchCatalogues } = await import('../app/search.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
@@ -63,8 +78,11 @@ async function searchCommand(
 export const search = defineCommand<[string[]], SearchFlags>({
   name: 'search',
   summary: 'find apps by name or description in the catalogues (AppImageHub, AM, your own)',
-  arguments: [{ name: '<terms...>', description: 'words every result must contain' }],
-  flags: [{ flags: '--refresh', description: 'revalidate the cached catalogues now (else once a day)' }],
+  arguments: [{ name: '[terms...]', description: 'words every result must contain' }],
+  flags: [
+    { flags: '--refresh', description: 'revalidate the cached catalogues now (else once a day)' },
+    { flags: '--names', description: 'print every cached catalogue name (for shell completion; no request)' },
+  ],
   examples: [
     ['appimage-keeper search obsidian', 'find an app'],
     ['appimage-keeper search --json pdf editor', 'every match, machine-readable'],

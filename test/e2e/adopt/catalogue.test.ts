@@ -142,6 +142,24 @@ void describe('search', () => {
       cached.json?.catalogues.map((c) => c.via),
       ['cache', 'cache', 'cache'],
     );
+    // Shell completion after `add`: the cached names, no request.
+    const names = await w.run(['search', '--names']);
+    assert.equal(names.code, 0, names.stderr);
+    assert.deepEqual(names.stdout.trim().split('\n'), [
+      'Gone',
+      'Notes',
+      'Obsidian',
+      'ObsidianTools',
+      'Stale',
+      'dl',
+      'liar',
+      'notes',
+      'obsidian',
+      'pinned',
+    ]);
+    assert.deepEqual(catalogueRequests(), []);
+    const bash = await w.run(['completion', 'bash']);
+    assert.match(bash.stdout, /add\)[\s\S]*?0\) _ak_words="\$\(_appimage_keeper_catalogue_names\)"/);
     suite.sim.clearRequests();
     const refreshed = await w.run<SearchJson>(['--json', 'search', '--refresh', 'notes']);
     assert.equal(refreshed.code, 0, refreshed.stderr);
