@@ -52,6 +52,10 @@ const SAMPLES: Record<string, Sample> = {
   min_release_age: { config: '3d', recipe: 0, expectConfig: 259_200, expectRecipe: 0 },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },
+  catalogues: {
+    config: ['https://a.example/feed.json', { url: 'https://b.example/apps.json', format: 'keeper' }],
+    recipe: [],
+  },
 };
 
 void describe('global fields: defaults, config.yml values and recipe overrides', () => {
