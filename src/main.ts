@@ -8,6 +8,12 @@ import { finishHelp } from './cli/help-examples.js';
 import { attachRootAction, usageErrorJson } from './cli/root-action.js';
 import { assertConfigDir } from './render/setup-hints.js';
 import { resolvePaths } from './config/paths.js';
+import {
+  effectiveUid,
+  enterSystemMode,
+  requestedLayout,
+  rootWithoutSystemNotice,
+} from './cli/system-mode.js';
 import { initCommand, parseStrategyFlag, type InitOptions } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { schemaCommand } from './commands/schema.js';
@@ -46,6 +52,7 @@ function buildProgram(inv: Invocation): Command {
     .description('Keeps your AppImages current from declarative YAML recipes.')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--config-dir <dir>', 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)')
+    .option('--system', 'manage the apps of every user in /opt, /usr/local and /etc (root only)')
     .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'disable colours')
     .option('-q, --quiet', 'print only results and errors')
@@ -140,7 +147,7 @@ function versionResult(): CommandResult {
 /** The program with every command registered and no invocation behind it (docs, man page). */
 export function describeProgram(): CliModel {
   const io: CliIo = { argv: [], env: {}, stdout: process.stdout, stderr: process.stderr };
-  const globals: GlobalOptions = { json: false, color: false, quiet: false, verbose: false };
+  const globals: GlobalOptions = { json: false, color: false, quiet: false, verbose: false, layout: 'user' };
   const inv: Invocation = {
     io,
     globals: () => globals,
@@ -160,6 +167,7 @@ export async function runCli(io: CliIo): Promise<number> {
     color: true,
     quiet: false,
     verbose: false,
+    layout: 'user',
   };
   let result: CommandResult | undefined;
   let commandName = 'appimage-keeper';
@@ -190,6 +198,7 @@ export async function runCli(io: CliIo): Promise<number> {
   program.hook('preAction', async (_this, action) => {
     const o = program.opts<{
       configDir?: string;
+      system?: boolean;
       json?: boolean;
       color: boolean;
       quiet?: boolean;
@@ -201,13 +210,17 @@ export async function runCli(io: CliIo): Promise<number> {
       color: o.color,
       quiet: o.quiet === true,
       verbose: o.verbose === true,
+      layout: 'user',
     };
     commandName = action === program ? 'appimage-keeper' : action.name();
-    await assertConfigDir(
-      resolvePaths(io.env, globals.configDir),
-      globals.configDir !== undefined,
-      commandName,
-    );
+    globals.layout = requestedLayout(o.system === true, io.env);
+    const uid = effectiveUid();
+    if (globals.layout === 'system') enterSystemMode(uid);
+    const paths = resolvePaths(io.env, globals.configDir, globals.layout);
+    await assertConfigDir(paths, globals.configDir !== undefined, commandName);
+    // --quiet would hide it: keep it for a run that shows warnings.
+    const notice = globals.quiet ? undefined : await rootWithoutSystemNotice(paths, uid, commandName);
+    if (notice) getOutput().warn(notice);
   });
   // Usage errors inside a subcommand's own flags happen before preAction: name the command anyway.
   program.hook('preSubcommand', (_this, sub) => {

@@ -33,7 +33,7 @@ export interface Workspace {
 export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promise<Workspace> {
   const config = loadConfig(paths);
   const secrets = await loadSecrets(paths);
-  const global = effectiveGlobal(config.values, paths.configDir, env);
+  const global = effectiveGlobal(config.values, paths, env);
   const warnings = [...secrets.warnings];
   const { recipes: locations, skipped } = discoverRecipeFiles(paths.appsDir);
   const apps: AppEntry[] = await Promise.all(
