@@ -17,7 +17,7 @@ void describe('root without --system', { skip: root ? false : 'needs root' }, ()
     homes.push(h);
     const list = await runCli(['list'], { env: h.env });
     assert.doesNotMatch(list.stderr, /--system/, 'a read-only command does not use up the notice');
-    const first = await runCli(['--json', 'init', '--global'], { env: h.env });
+    const first = await runCli<{ command: string }>(['--json', 'init', '--global'], { env: h.env });
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.json?.command, 'init');
     assert.match(

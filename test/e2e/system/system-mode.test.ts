@@ -110,6 +110,15 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
             'cat /etc/systemd/system/appimage-keeper.service; stat -c "%a %U" /etc/systemd/system/appimage-keeper.timer',
         },
         /* 12 */ { argv: cli('--json', 'list') },
+        /* 13 */ {
+          shell: `HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent/c XDG_STATE_HOME=/nonexistent/s ${cli('--json', 'list').join(' ')}`,
+          asNobody: true,
+        },
+        /* 14 */ { shell: 'stat -c "%a" /var/lib/appimage-keeper/state.json' },
+        /* 15 */ {
+          shell: `HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent/c XDG_STATE_HOME=/nonexistent/s ${cli('list').join(' ')}`,
+          asNobody: true,
+        },
       ],
       { env, umask: '077' },
     );
@@ -187,5 +196,22 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
     // Root without --system: per-user layout, and the one-time notice names --system (stderr only).
     assert.equal(r[12]?.code, 0, r[12]?.stderr);
     assert.deepEqual(json<{ apps: unknown[] }>(r[12]).apps, []);
+
+    // A user's list shows the system's apps, read-only and apart from their own.
+    assert.equal(r[13]?.code, 0, `${r[13]?.stdout}${r[13]?.stderr}`);
+    const mine = json<{
+      apps: unknown[];
+      system_apps?: { name: string; version: string; file_present: boolean }[];
+    }>(r[13]);
+    assert.deepEqual(mine.apps, []);
+    assert.deepEqual(
+      mine.system_apps?.map((a) => [a.name, a.version, a.file_present]),
+      [[APP, '1.0.0', true]],
+    );
+    assert.equal(r[14]?.stdout.trim(), '644');
+    assert.match(
+      r[15]?.stdout ?? '',
+      /^system apps \(installed for every user with --system; read-only here\):\nNAME +VERSION +FILE\nsysapp +1\.0\.0 +\/opt\/appimages\//m,
+    );
   });
 });
