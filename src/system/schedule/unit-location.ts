@@ -7,6 +7,8 @@ export const SYSTEM_UNIT_DIR = '/etc/systemd/system';
 
 /** Where the unit files of this config dir live and what they are called. */
 export interface UnitLocation {
+  /** Whose manager runs the units (`system`: the run gets --system). */
+  layout: Paths['layout'];
   /** `$XDG_CONFIG_HOME/systemd/user`, or /etc/systemd/system for the system layout */
   dir: string;
   base: string;
@@ -29,6 +31,7 @@ export function unitLocation(paths: Paths, env: NodeJS.ProcessEnv): UnitLocation
   const dir =
     paths.layout === 'system' ? SYSTEM_UNIT_DIR : join(dirname(defaults.configDir), 'systemd', 'user');
   return {
+    layout: paths.layout,
     dir,
     base,
     servicePath: join(dir, `${base}.service`),
