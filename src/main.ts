@@ -10,6 +10,7 @@ import { assertConfigDir } from './render/setup-hints.js';
 import { resolvePaths } from './config/paths.js';
 import {
   effectiveUid,
+  assertRootOnlyConfig,
   enterSystemMode,
   requestedLayout,
   rootWithoutSystemNotice,
@@ -218,6 +219,7 @@ export async function runCli(io: CliIo): Promise<number> {
     if (globals.layout === 'system') enterSystemMode(uid);
     const paths = resolvePaths(io.env, globals.configDir, globals.layout);
     await assertConfigDir(paths, globals.configDir !== undefined, commandName);
+    await assertRootOnlyConfig(paths, commandName);
     // --quiet would hide it: keep it for a run that shows warnings.
     const notice = globals.quiet ? undefined : await rootWithoutSystemNotice(paths, uid, commandName);
     if (notice) getOutput().warn(notice);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Layout, Paths } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { isUnsafe, walkTree, type Finding } from '../system/root-only.js';
 
 /** The variable that asks for `--system` (for configuration management, where flags are awkward). */
 export const SYSTEM_ENV = 'APPIMAGE_KEEPER_SYSTEM';
@@ -70,5 +71,37 @@ export async function rootWithoutSystemNotice(
   return (
     `running as root without --system: apps go to ${paths.home} and are visible to root only; ` +
     'use --system (or APPIMAGE_KEEPER_SYSTEM=1) to install them for every user'
+  );
+}
+
+// doctor reports the same problem with its fix; init writes a fresh config; the rest read nothing.
+const WITHOUT_CONFIG_GUARD = new Set([
+  'doctor',
+  'init',
+  'version',
+  'schema',
+  'completion',
+  'appimage-keeper',
+]);
+
+/**
+ * A `--system` run executes what /etc/appimage-keeper says as root (recipes pick URLs and resolver
+ * scripts): when anyone but root can change a file there, stop with SYSTEM_CONFIG_UNSAFE (exit 2)
+ * and the chmod/chown that fixes it, instead of acting on it.
+ */
+export async function assertRootOnlyConfig(paths: Paths, command: string): Promise<void> {
+  if (paths.layout !== 'system' || WITHOUT_CONFIG_GUARD.has(command)) return;
+  const findings: Finding[] = [];
+  await walkTree(paths.configDir, false, findings);
+  const unsafe = findings.filter(isUnsafe);
+  if (unsafe.length === 0) return;
+  const first = unsafe[0] as Finding;
+  const more = unsafe.length > 1 ? ` (and ${unsafe.length - 1} more)` : '';
+  throw new UsageError(
+    'SYSTEM_CONFIG_UNSAFE',
+    `${first.path} is ${first.problem}${more}: someone other than root could change what root installs and runs`,
+    {
+      hint: `${[...new Set(unsafe.map((f) => f.fix))].slice(0, 10).join('; ')}; then run: appimage-keeper --system doctor`,
+    },
   );
 }

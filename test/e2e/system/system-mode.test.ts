@@ -119,6 +119,13 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
           shell: `HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent/c XDG_STATE_HOME=/nonexistent/s ${cli('list').join(' ')}`,
           asNobody: true,
         },
+        // A recipe another user could edit is never acted on: root would run what they wrote.
+        /* 16 */ { shell: `chmod g+w /etc/appimage-keeper/apps/${APP}.yml` },
+        /* 17 */ { argv: cli('--system', '--json', 'update') },
+        /* 18 */ {
+          shell: `chown 65534 /etc/appimage-keeper/apps/${APP}.yml && chmod g-w /etc/appimage-keeper/apps/${APP}.yml`,
+        },
+        /* 19 */ { argv: cli('--system', '--json', 'check') },
       ],
       { env, umask: '077' },
     );
@@ -213,5 +220,20 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
       r[15]?.stdout ?? '',
       /^system apps \(installed for every user with --system; read-only here\):\nNAME +VERSION +FILE\nsysapp +1\.0\.0 +\/opt\/appimages\//m,
     );
+
+    for (const [step, problem, fix] of [
+      [r[17], /is writable by its group/, /chmod go-w \/etc\/appimage-keeper\/apps\/sysapp\.yml/],
+      [
+        r[19],
+        /is owned by uid 65534, not root/,
+        /chown -h root:root \/etc\/appimage-keeper\/apps\/sysapp\.yml/,
+      ],
+    ] as const) {
+      assert.equal(step?.code, 2, `${step?.stdout}${step?.stderr}`);
+      const error = json<{ error: { code: string; message: string; hint: string } }>(step).error;
+      assert.equal(error.code, 'SYSTEM_CONFIG_UNSAFE');
+      assert.match(error.message, problem);
+      assert.match(error.hint, fix);
+    }
   });
 });
