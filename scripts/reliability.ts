@@ -68,6 +68,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'fault',
+    name: '--system permissions',
+    covers:
+      'root under umask 077 in a private mount namespace: 0755/0644 root files; another user refused; group-writable storage fails doctor; a config others can change is refused (SYSTEM_CONFIG_UNSAFE)',
+    files: ['test/e2e/system/system-mode.test.ts'],
+  },
+  {
+    kind: 'fault',
     name: 'closed output, full state folder',
     covers:
       'a reader closing the pipe early (no EPIPE trace); a full tmpfs state folder (the error names the file)',

@@ -16,6 +16,10 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     description: 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)',
     values: 'dirs',
   },
+  {
+    flags: '--system',
+    description: 'manage the apps of every user in /opt, /usr/local and /etc (root only)',
+  },
   { flags: '--json', description: 'print one JSON document on stdout' },
   { flags: '--no-color', description: 'disable colours' },
   { flags: '-q, --quiet', description: 'print only results and errors' },

@@ -23,7 +23,9 @@ export async function runLocked<T>(
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   return withLock(ctx, command, async (signal) => {
-    const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit);
+    const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, {
+      shared: ctx.paths.layout === 'system',
+    });
     store.pruneRateLimits(ctx.now());
     const entries = opts.selectFromState ? [] : selectApps(ws, names);
     const run = createRun(ctx, ws, store, signal);

@@ -72,7 +72,7 @@ async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResu
   await mkdir(paths.appsDir, { recursive: true });
   const written: string[] = [];
   if (opts.global) {
-    await writeNew(paths.configFile, starterConfig(), force);
+    await writeNew(paths.configFile, starterConfig(paths.fieldDefaults), force);
     written.push(paths.configFile, ...(await writeSchemas(paths.configDir)));
   } else {
     const name = opts.app ?? '';

@@ -27,9 +27,12 @@ function changeLines(out: Output, verb: string, change: ScheduleChange): string[
   if (change.applied) {
     lines.push(...change.commands.map((cmd) => c.dim(`ran: ${cmd}`)));
   } else {
+    const system = change.layout === 'system';
     lines.push(
-      c.yellow(`systemctl --user was not run: ${termMessage(change.reason ?? 'unavailable')}.`),
-      'Run these in your desktop session:',
+      c.yellow(
+        `systemctl ${system ? '--system' : '--user'} was not run: ${termMessage(change.reason ?? 'unavailable')}.`,
+      ),
+      system ? 'Run these as root on a machine that runs systemd:' : 'Run these in your desktop session:',
       ...change.commands.map((cmd) => `  ${cmd}`),
     );
   }

@@ -6,6 +6,7 @@ import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
 import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
+import { systemPermissionCheck } from './system-perm-checks.js';
 import { toolChecks } from './tool-checks.js';
 import type { DoctorCheck } from './types.js';
 
@@ -24,9 +25,13 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     scheduleCheck(ctx),
   ]);
   const [stateCheck, ...rest] = state;
+  // Only the system layout promises that what it manages is root's alone.
+  const perms =
+    ctx.paths.layout === 'system' ? [await systemPermissionCheck(ctx, config.ws, config.global)] : [];
   const checks = [
     ...config.checks,
     ...dirs,
+    ...perms,
     ...tools,
     ...(stateCheck ? [stateCheck] : []),
     lock,

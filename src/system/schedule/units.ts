@@ -12,6 +12,8 @@ export interface ServiceCommand {
   unitPath?: string | undefined;
   /** Set when the config dir is not the default one. */
   configDir?: string | undefined;
+  /** The system layout: the run gets `--system` and the units are the system manager's. */
+  system?: boolean | undefined;
 }
 
 /** The two unit files, by file name. */
@@ -24,7 +26,13 @@ export interface UnitFiles {
 
 /** The argv of the scheduled run (what ExecStart executes). */
 export function serviceArgv(cmd: ServiceCommand): string[] {
-  return [...cmd.program, ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []), '--quiet', 'update'];
+  return [
+    ...cmd.program,
+    ...(cmd.system ? ['--system'] : []),
+    ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []),
+    '--quiet',
+    'update',
+  ];
 }
 
 /** Unit base name: `appimage-keeper`, or `appimage-keeper-<profile>` for a non-default config dir. */
@@ -32,7 +40,7 @@ export function unitBaseName(profile: string | undefined): string {
   return profile ? `${TOOL_DIR_NAME}-${profile}` : TOOL_DIR_NAME;
 }
 
-/** Renders the user service and timer. */
+/** Renders the service and timer (the user manager's, or the system manager's for `cmd.system`). */
 export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSchedule): UnitFiles {
   const serviceName = `${base}.service`;
   const timerName = `${base}.timer`;
