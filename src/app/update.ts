@@ -3,7 +3,9 @@ import { toKeeperError } from '../core/errors.js';
 import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
-import { installApp, linkAndIntegrate } from './install-app.js';
+import { appRun, releaseRun } from './app-run.js';
+import { installApp } from './install-app.js';
+import { linkAndIntegrate } from './place-and-integrate.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
 import { refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
@@ -136,7 +138,9 @@ export async function updateApps(
       return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
     }
     try {
-      const result = await downloads(() => clock.phase((timed) => installApp(settings, r, state, timed)));
+      const result = await downloads(() =>
+        clock.phase((timed) => installApp(releaseRun(timed, settings, state, r))),
+      );
       const done = run.ctx.now().toISOString();
       run.store.updateApp(entry.name, strategy, (s) => ({
         ...s,
@@ -214,7 +218,7 @@ async function recoverInterrupted(run: Run, entries: readonly AppEntry[]): Promi
     const state = run.store.app(entry.name);
     const file = state?.installed?.file;
     if (!file) continue;
-    const linked = await linkAndIntegrate(settings, file, state, run);
+    const linked = await linkAndIntegrate(appRun(run, settings, state), file);
     run.store.updateApp(entry.name, strategy, (s) => ({
       ...s,
       symlink: linked.symlink,

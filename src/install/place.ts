@@ -37,33 +37,31 @@ export interface ReplacedFile {
 export interface Placed {
   file: string;
   previous: string | undefined;
-  /** A file at the target that we did not install, kept under this name (never deleted). */
-  foreignKept: string | undefined;
 }
 
 /**
  * Puts a verified temp file in place: mode 0755, rename over the target (atomic, so a running copy
  * of the old version keeps its inode), and only then removes the old file when its name differs.
- * A file at the target that is not the one we installed is first given a second name
- * (`<target>.foreign-<time>`), so it is never lost. With `keepPrevious`, the old file is linked
- * (or copied) to a temp name in the previous-version folder and moved into the slot just after the
- * commit, so a kill at any point leaves the slot holding a version state knows about.
- * `beforeCommit` runs after everything is staged and before the committing rename.
+ * A file at the target that is not the one we installed has already been given a second name by
+ * the caller (`foreignKept`, see keepForeignFile), so it is never lost. With `keepPrevious`, the
+ * old file is linked (or copied) to a temp name in the previous-version folder and moved into the
+ * slot just after the commit, so a kill at any point leaves the slot holding a version state knows
+ * about. `beforeCommit` runs after everything is staged and before the committing rename.
  */
 export async function placeAppImage(opts: {
   tempPath: string;
   storageDir: string;
-  fileName: string;
+  target: string;
   name: string;
   old: ReplacedFile | undefined;
+  /** Where a file found at the target was kept (keepForeignFile), undefined when it was ours or free. */
+  foreignKept: string | undefined;
   keepPrevious: boolean;
   managedDirs: readonly string[];
-  now: Date;
   beforeCommit?: (plan: CommitPlan) => Promise<void>;
 }): Promise<Placed> {
-  const target = join(opts.storageDir, opts.fileName);
+  const { target, foreignKept } = opts;
   await chmod(opts.tempPath, 0o755);
-  const foreignKept = await keepForeignFile(target, opts.old, opts.now);
   const old = opts.old;
   // When the old record's own file was replaced behind our back, what sits there is not that version.
   const oldIsOurs = old !== undefined && !(foreignKept && old.file === target);
@@ -90,7 +88,7 @@ export async function placeAppImage(opts: {
     await fsyncDir(join(opts.storageDir, PREVIOUS_DIR));
   }
   if (old && oldIsOurs && old.file !== target) await deleteManagedFile(old.file, opts.managedDirs);
-  return { file: target, previous, foreignKept };
+  return { file: target, previous };
 }
 
 /**
