@@ -135,7 +135,7 @@ export async function installApp(app: ReleaseRun): Promise<InstallResult> {
         ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
         : resolution.version;
     const signedDigest = tap?.result();
-    const signature = await signatureStep(settings, appImagePath, version, current, ctx, signedDigest);
+    const signature = await signatureStep(app, appImagePath, version, signedDigest);
     warnings.push(...signature.warnings);
     const now = ctx.now().toISOString();
     const record = (file: string): InstalledRecord => ({

@@ -16,7 +16,7 @@ import { keepForeignFile } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import type { AppState } from '../state/types.js';
 import type { AppRun } from './app-run.js';
-import { integrateStep } from './integrate-step.js';
+import { integrateStep, integrateTarget } from './integrate-step.js';
 
 /** Where the file is after the step, and what points at it now. */
 export interface Integrated {
@@ -105,7 +105,7 @@ async function linkWanted(app: AppRun): Promise<boolean> {
  * AppImage is in place either way, and the next run retries.
  */
 export async function linkAndIntegrate(app: AppRun, file: string): Promise<Integrated> {
-  const { settings, state, ctx } = app;
+  const { settings, state } = app;
   const warnings: string[] = [];
   let symlink = state?.symlink;
   if (await linkWanted(app)) {
@@ -121,15 +121,7 @@ export async function linkAndIntegrate(app: AppRun, file: string): Promise<Integ
       warnings.push(err instanceof Error ? err.message : String(err));
     }
   }
-  const integ = await integrateStep(settings, {
-    appImagePath: file,
-    symlink,
-    previous: state?.integration,
-    dataHome: ctx.paths.dataHome,
-    dataDirs: ctx.paths.dataDirs,
-    claims: app.run.desktopClaims,
-    env: ctx.env,
-  });
+  const integ = await integrateStep(settings, integrateTarget(app, file, symlink));
   warnings.push(...integ.warnings);
   return { file, symlink, integration: integ.record, placement: integ.placement, warnings };
 }

@@ -7,7 +7,7 @@ import { appRun, releaseRun } from './app-run.js';
 import { installApp } from './install-app.js';
 import { linkAndIntegrate } from './place-and-integrate.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
-import { refreshLaunchFixes } from './integrate-step.js';
+import { integrateTarget, refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import {
   interruptedOutcome,
@@ -113,15 +113,10 @@ export async function updateApps(
       if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
       recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
       const refreshed = state?.installed
-        ? await refreshLaunchFixes(settings, {
-            appImagePath: state.installed.file,
-            symlink: state.symlink,
-            previous: state.integration,
-            dataHome: run.ctx.paths.dataHome,
-            dataDirs: run.ctx.paths.dataDirs,
-            claims: run.desktopClaims,
-            env: run.ctx.env,
-          })
+        ? await refreshLaunchFixes(
+            settings,
+            integrateTarget(appRun(run, settings, state), state.installed.file, state.symlink),
+          )
         : undefined;
       if (refreshed) {
         run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));

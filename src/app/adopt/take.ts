@@ -80,10 +80,11 @@ export async function takeAdoption(
       secretsToken: ws.secrets.hubToken,
     });
     const name = settings.name;
-    const signature = await signatureStep(settings, plan.file, plan.version, undefined, ctx);
+    const app = appRun(run, settings, undefined);
+    const signature = await signatureStep(app, plan.file, plan.version);
     const sha256 = await sha256File(plan.file);
     const size = (await stat(plan.file)).size;
-    const linked = await placeAndIntegrate(appRun(run, settings, undefined), {
+    const linked = await placeAndIntegrate(app, {
       version: plan.version,
       keepForeign: false,
       announce: false,
