@@ -5,6 +5,9 @@
 export type AppStatus =
   'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
 
+/** Why an app was skipped: `ignore: true`, held after a rollback, removed, or a dry run that would download. */
+export type SkipCode = 'ignored' | 'held' | 'removed' | 'dry_run';
+
 /** Where an app's desktop entry went, or why there is none (JSON `desktop` of update). */
 export interface DesktopOutcome {
   /** Desktop id written (file name without `.desktop`); null when no entry was installed. */
@@ -27,8 +30,10 @@ export interface AppOutcome {
   path: string | null;
   error: { code: string; message: string; hint?: string | undefined } | null;
   retry_at: string | null;
-  /** Why a skipped app was skipped: ignored, held, dry-run. */
+  /** Why a skipped app was skipped, in words (JSON `reason`; rate-limited and interrupted apps too). */
   reason?: string | undefined;
+  /** Why a skipped app was skipped, for code to branch on (not in the JSON, which has `reason`). */
+  skip?: SkipCode | undefined;
   warnings: string[];
   /** Bytes transferred for the AppImage (and reused from the old file by a delta update). */
   bytes_downloaded?: number | undefined;

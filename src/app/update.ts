@@ -64,17 +64,20 @@ export async function updateApps(
     const fromVersion = state?.installed?.version ?? null;
     if (!entry.ok) return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(entry.error) };
     const settings = entry.settings;
-    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', fromVersion), reason: 'ignored' };
+    if (settings.ignore)
+      return { ...outcomeFor(entry.name, 'skipped', fromVersion), skip: 'ignored', reason: 'ignored' };
     if (state?.hold && !opts.force) {
       return {
         ...outcomeFor(entry.name, 'skipped', fromVersion),
         path: state.installed?.file ?? null,
+        skip: 'held',
         reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
       };
     }
     if (state?.removedAt && !opts.named?.includes(entry.name)) {
       return {
         ...outcomeFor(entry.name, 'skipped', fromVersion),
+        skip: 'removed',
         reason: removedReason(entry.name),
       };
     }
@@ -130,7 +133,12 @@ export async function updateApps(
       };
     }
     if (opts.dryRun) {
-      return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
+      return {
+        ...base,
+        status: 'skipped',
+        skip: 'dry_run',
+        reason: `dry run: would download (${step.reason})`,
+      };
     }
     try {
       const result = await downloads(() =>
