@@ -1,4 +1,4 @@
-import { constants, copyFile, link, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
@@ -7,7 +7,7 @@ import { ensureDirBelow } from '../core/no-follow.js';
 import { deleteManagedFile } from '../install/managed-delete.js';
 import { tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../transfer/download/index.js';
-import { previousPath } from '../install/place.js';
+import { linkOrCopy, previousPath } from '../install/place.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import type { StateStore } from '../state/store.js';
 import { pathExists } from '../core/path-exists.js';
@@ -30,10 +30,10 @@ export interface RollbackResult {
   warnings: string[];
 }
 
-/** A second name for `from` at `to` (hard link, or a copy across file systems). */
+/** A second name for `from` at `to`, replacing a leftover there. */
 async function stage(from: string, to: string): Promise<void> {
   await rm(to, { force: true });
-  await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+  await linkOrCopy(from, to);
 }
 
 /**

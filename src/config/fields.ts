@@ -27,7 +27,8 @@ function field<const K extends string, S extends z.ZodType, D>(spec: FieldSpec<K
   return spec;
 }
 
-const httpUrl = z
+/** An http(s) URL (trimmed), with the message every URL field uses. */
+export const httpUrl = z
   .string()
   .trim()
   .refine((v) => isHttpUrl(v), { message: 'must be an http:// or https:// URL' });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isHttpUrl } from './fields.js';
+import { httpUrl, isHttpUrl } from './fields.js';
 
 /** Fields that exist only in recipes (beyond the overridable global fields). */
 export interface RecipeFieldSpec {
@@ -11,11 +11,6 @@ export interface RecipeFieldSpec {
   aliases: string[];
   schema: z.ZodType;
 }
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((v) => isHttpUrl(v), { message: 'must be an http:// or https:// URL' });
 
 // zod keeps running refinements after the URL check fails, so a non-URL must pass here silently
 // (it is already reported) instead of making `new URL` throw.

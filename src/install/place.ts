@@ -13,6 +13,11 @@ import { entryExists } from '../core/path-exists.js';
 /** Folder inside storage_dir for the version kept for rollback; hidden so it never looks current. */
 export const PREVIOUS_DIR = '.appimage-keeper-previous';
 
+/** A second name for `from` at `to`: a hard link, or an exclusive copy where links fail (across file systems). */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
+  await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+}
+
 /** Where the kept previous version of an app lives. */
 export function previousPath(storageDir: string, name: string): string {
   return join(storageDir, PREVIOUS_DIR, `${appFileName(name)}.AppImage`);
@@ -78,7 +83,7 @@ export async function placeAppImage(opts: {
     const dir = join(opts.storageDir, PREVIOUS_DIR);
     await ensureDirBelow(opts.storageDir, dir);
     staged = await ownedTempPath(dir, tempPrefix(opts.name), 'previous');
-    await link(old.file, staged).catch(() => copyFile(old.file, staged as string, constants.COPYFILE_EXCL));
+    await linkOrCopy(old.file, staged);
   }
   await opts.beforeCommit?.({ target, previous, staged });
   await rename(opts.tempPath, target);

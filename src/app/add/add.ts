@@ -10,7 +10,7 @@ import type { Run } from '../run.js';
 import { request } from '../../http/http.js';
 import { slugAppName } from '../adopt/plan.js';
 import { canonicalRepository, latestRelease } from './forge-lookup.js';
-import { deriveAssetMatch } from './recipe-from-release.js';
+import { deriveAssetMatch, forgeStrategyBlock } from './recipe-from-release.js';
 import { recipeText, writeNewRecipe, type RecipeDraft } from './recipe-text.js';
 
 /** What `add` made. */
@@ -60,12 +60,7 @@ async function forgeDraft(
   const release = await latestRelease(run, repository);
   const derived = deriveAssetMatch(release, run.ctx.arch);
   const segments = new URL(repository).pathname.split('/').filter(Boolean);
-  const strategy: Record<string, unknown> = {
-    strategy: 'forge',
-    repository,
-    asset_match: derived.assetMatch,
-    ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
-  };
+  const strategy = forgeStrategyBlock(repository, derived);
   const zsyncAsset = release.assets.some((a) => a.name === `${derived.asset.name}.zsync`);
   return {
     draft: {

@@ -98,3 +98,13 @@ export function deriveAssetMatch(
   if (inner) notes.push(`${asset.name} is a ZIP: inner_asset_match selects the AppImage inside it`);
   return { asset, assetMatch: glob, innerAssetMatch: inner, notes };
 }
+
+/** The `strategy` block of a forge recipe for `repository`, with the patterns derived for it. */
+export function forgeStrategyBlock(repository: string, derived: DerivedMatch): Record<string, unknown> {
+  return {
+    strategy: 'forge',
+    repository,
+    asset_match: derived.assetMatch,
+    ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
+  };
+}
