@@ -125,6 +125,13 @@ const SUITES: Suite[] = [
     covers: 'escaping paths, symlinks, ambiguous entries, zip bombs, oversized entries',
     files: ['test/appimage/zip.test.ts'],
   },
+  {
+    kind: 'hostile input',
+    name: 'state file entries',
+    covers:
+      'mistyped, relative or damaged entries (signature pin, attestation record, removal time) set aside; bad windows dropped',
+    files: ['test/state/store.test.ts'],
+  },
 ];
 
 interface SuiteFigures {
