@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { startSim } from '../sim/index.js';
 import { checkAttestation } from '../src/trust/provenance/check-attestation.js';
 import { checkProvenance } from '../src/trust/provenance/stage.js';
+import { sourceFor } from '../src/sources/index.js';
 import { loadRoot, type TrustedRootJson } from '../src/trust/provenance/trusted-root.js';
 import { createTestCa } from '../test/helpers/attest-ca.js';
 import { corpusFolder } from '../test/helpers/corpus.js';
@@ -176,7 +177,9 @@ try {
       sha256: hex,
     };
     const c0 = process.cpuUsage();
-    await checkProvenance(settings, res, undefined, makeDeps(makeContext()), () => root);
+    const deps = makeDeps(makeContext());
+    const attestations = sourceFor(settings).attestations?.(deps);
+    await checkProvenance(settings, res, undefined, { ...deps, attestations }, () => root);
     const c = process.cpuUsage(c0);
     if (i > 0) stageCpu.push((c.user + c.system) / 1000);
     else firstCpu = (c.user + c.system) / 1000;

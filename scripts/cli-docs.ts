@@ -23,6 +23,10 @@ const EXIT_CODES: readonly (readonly [string, string])[] = [
   ['3', 'another appimage-keeper run holds the lock'],
   ['10', '`check --exit-code` only: an update is available for an app that is not held'],
   ['130', 'interrupted by Ctrl-C (SIGINT); 143 for SIGTERM'],
+  [
+    '141',
+    'the reader of stdout or stderr closed (`| head -1`) before the command finished; once it had finished, its own code',
+  ],
 ];
 
 function md(text: string): string {

@@ -61,6 +61,20 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'fault',
+    name: 'profiles sharing a storage_dir',
+    covers:
+      "another profile's install refused (STORAGE_CLAIMED) with no copy and no download; stale claims; one .foreign- copy; doctor lists it",
+    files: ['test/e2e/update/shared-storage.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'closed output, full state folder',
+    covers:
+      'a reader closing the pipe early (no EPIPE trace); a full tmpfs state folder (the error names the file)',
+    files: ['test/entry/closed-pipe.test.ts', 'test/state/full-state-dir.test.ts'],
+  },
+  {
+    kind: 'fault',
     name: 'zsync fallback',
     covers: 'broken control files, range failures, stale targets: fall back to a full download',
     files: ['test/e2e/zsync/fallback.test.ts'],
@@ -79,15 +93,41 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'HTTP redirects and credentials',
+    covers: 'redirect loops and foreign schemes in every phase, userinfo in URLs and redirect targets',
+    files: ['test/http/client.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'terminal text',
     covers: 'control characters and huge strings from forges, scripts and files',
     files: ['test/render/terminal-text.test.ts', 'test/e2e/update/hostile-text.test.ts'],
   },
   {
     kind: 'hostile input',
+    name: 'bounded JSON',
+    covers:
+      'nested or huge JSON in block map tails, attestation bundles and statements, state, intent and lock files',
+    files: [
+      'test/transfer/blockmap/hostile-tail.test.ts',
+      'test/e2e/delta/blockmap-hostile.test.ts',
+      'test/trust/hostile-bundle.test.ts',
+      'test/e2e/provenance/hostile-bundles.test.ts',
+      'test/state/hostile-files.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
     name: 'recipe regexes',
     covers: 'catastrophic and unsupported patterns',
     files: ['test/config/recipe-regex.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'self-update releases',
+    covers:
+      '/bin/true or a truncated build with true digests, foreign signers and CAs, wrong-version or hanging builds, symlinks at .previous',
+    files: ['test/system/self-update-trust.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -115,8 +155,8 @@ const SUITES: Suite[] = [
     files: [
       'test/core/app-file-name.test.ts',
       'test/core/no-follow.test.ts',
-      'test/e2e-update/hostile-names.test.ts',
-      'test/e2e-update/planted-symlinks.test.ts',
+      'test/e2e/update/hostile-names.test.ts',
+      'test/e2e/update/planted-symlinks.test.ts',
     ],
   },
   {
@@ -131,6 +171,28 @@ const SUITES: Suite[] = [
     covers:
       'mistyped, relative or damaged entries (signature pin, attestation record, removal time) set aside; bad windows dropped',
     files: ['test/state/store.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'ELF section tables',
+    covers:
+      'no section names or table (unsigned, still installable); tables and signature sections that lie about their place',
+    files: [
+      'test/appimage/elf-sections.test.ts',
+      'test/appimage/unnamed-sections.test.ts',
+      'test/e2e/signature/unnamed-sections.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
+    name: 'URLs and recipe text',
+    covers:
+      'credentials and control characters in URL fields, update information and AppStream; asset names no pattern selects',
+    files: [
+      'test/config/url-fields.test.ts',
+      'test/system/recipe-text.test.ts',
+      'test/e2e/adopt/recipe-hostile.test.ts',
+    ],
   },
 ];
 

@@ -23,14 +23,19 @@ export class AttestationStore {
 
   constructor(private readonly putBlob: (path: string, body: Buffer) => string) {}
 
-  /** Sets the attestations of a digest; `bundle_url` mode publishes each bundle as a Snappy blob. */
+  /**
+   * Sets the attestations of a digest; `bundle_url` mode publishes each bundle as a Snappy blob.
+   * A Buffer is a bundle already serialized (hostile text JSON.stringify could not produce), so
+   * only `bundle_url` mode can serve it.
+   */
   set(owner: string, repo: string, hex: string, bundles: readonly unknown[], mode: AttestationMode): void {
     const entries = bundles.map((bundle) => {
-      if (mode === 'inline') return { bundle };
-      const url = this.putBlob(
-        `/attestation-blobs/${++this.blobs}`,
-        compress(Buffer.from(JSON.stringify(bundle))),
-      );
+      if (mode === 'inline') {
+        if (Buffer.isBuffer(bundle)) throw new Error('a serialized bundle is served only in bundle_url mode');
+        return { bundle };
+      }
+      const text = Buffer.isBuffer(bundle) ? bundle : Buffer.from(JSON.stringify(bundle));
+      const url = this.putBlob(`/attestation-blobs/${++this.blobs}`, compress(text));
       return { bundle: null, bundle_url: url };
     });
     this.listings.set(key(owner, repo, hex), { entries });

@@ -139,6 +139,7 @@ export interface SimHub {
   /**
    * Serve these Sigstore bundles (serialized JSON) at `/repos/{owner}/{repo}/attestations/sha256:{hex}`:
    * inline, or as `bundle_url` links to raw Snappy blobs on the second origin. An empty list is a 404.
+   * A Buffer in `bundles` is served as it is (its bytes Snappy-packed), in `bundle_url` mode only.
    */
   setAttestations(
     owner: string,

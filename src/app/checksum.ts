@@ -1,6 +1,8 @@
 import { parseChecksumFile } from '../appimage/verify.js';
 import { KeeperError } from '../core/errors.js';
+import type { HttpPhase } from '../http/errors.js';
 import { request } from '../http/http.js';
+import type { HttpSettings } from '../http/settings.js';
 import type { Resolution } from '../sources/types.js';
 
 /**
@@ -9,13 +11,16 @@ import type { Resolution } from '../sources/types.js';
  * is an error rather than a silent skip: the release claims integrity we cannot check.
  */
 export async function expectedChecksum(
+  http: HttpSettings,
   resolution: Resolution,
   signal: AbortSignal,
+  phase: HttpPhase = 'download',
 ): Promise<string | undefined> {
   if (resolution.sha256) return resolution.sha256.toLowerCase();
   if (!resolution.checksumUrl) return undefined;
-  const res = await request(resolution.checksumUrl, {
+  const res = await request(http, resolution.checksumUrl, {
     signal,
+    phase,
     maxBodyBytes: 1 << 20,
   });
   if (res.status !== 200) {

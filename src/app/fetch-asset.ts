@@ -4,6 +4,7 @@ import { KeeperError } from '../core/errors.js';
 import { blockmapDownload, readLocalBlockMap, type BlockMap } from '../transfer/blockmap/index.js';
 import type { ByteTap, DownloadResult } from '../transfer/download/index.js';
 import { zsyncDownload } from '../transfer/zsync/index.js';
+import type { HttpSettings } from '../http/settings.js';
 import type { Resolution } from '../sources/types.js';
 import { downloadResolution } from './download-resolution.js';
 import { tempPrefix } from '../install/naming.js';
@@ -149,8 +150,9 @@ async function deltaAttempt(
   }
 }
 
-/** What both delta transfers are given: where to write, the bounds, and the app's signal. */
+/** What both delta transfers are given: the HTTP settings, where to write, the bounds, and the app's signal. */
 function deltaLimits(app: ReleaseRun): {
+  http: HttpSettings;
   destDir: string;
   tempPrefix: string;
   stallTimeoutMs: number;
@@ -161,6 +163,7 @@ function deltaLimits(app: ReleaseRun): {
 } {
   const { settings } = app;
   return {
+    http: app.ctx.http,
     destDir: settings.storage_dir,
     tempPrefix: tempPrefix(settings.name),
     stallTimeoutMs: settings.stall_timeout * 1000,

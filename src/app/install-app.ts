@@ -9,16 +9,17 @@ import { KeeperError } from '../core/errors.js';
 import { ensureFreeSpace } from '../core/free-space.js';
 import { cleanStaleTemps } from '../transfer/download/index.js';
 import { legacyTempPattern, tempPrefix } from '../install/naming.js';
-import { placeAppImage, PREVIOUS_DIR } from '../install/place.js';
+import { placeAppImage, PREVIOUS_DIR, refuseClaimedTarget } from '../install/place.js';
 import { writeIntent } from '../state/intent.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
+import { sourceFor, type AppSource } from '../sources/index.js';
 import type { ProvenanceOutcome } from '../trust/provenance/stage.js';
 import { expectedChecksum } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { readEmbeddedVersion } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
-import { placeAndIntegrate, prepareStorage } from './place-and-integrate.js';
+import { placeAndIntegrate, prepareStorage, targetPath } from './place-and-integrate.js';
 import type { ReleaseRun } from './app-run.js';
 import { rememberReleaseAsset } from './release-guards.js';
 import { signatureStep } from './signature-step.js';
@@ -31,7 +32,7 @@ export interface InstallResult {
   integration: AppState['integration'];
   /** The app's signature pin after this install. */
   signature: AppState['signature'];
-  /** The release assets installed so far, this one included (forge; undefined for others). */
+  /** The release assets installed so far, this one included (sources whose assets belong to releases; undefined for others). */
   releaseAssets: AppState['releaseAssets'];
   /** Where the desktop entry went (undefined when integration is off or failed). */
   desktop: DesktopPlacement | undefined;
@@ -47,15 +48,15 @@ export interface InstallResult {
  * The provenance stage, loaded only when an app turns it on: the Sigstore verifier costs 100+ ms
  * to initialise, which a run with `provenance: off` should not pay.
  */
-async function provenanceStage(app: ReleaseRun): Promise<ProvenanceOutcome> {
+async function provenanceStage(app: ReleaseRun, source: AppSource): Promise<ProvenanceOutcome> {
   const { settings, run } = app;
   if (settings.provenance === 'off') return { warnings: [], requests: 0 };
   const { checkProvenance } = await import('../trust/provenance/stage.js');
+  const deps = { ctx: app.ctx, store: run.store, memo: run.memo, signal: app.signal };
   return checkProvenance(settings, app.release, app.state?.installed?.provenance, {
     ctx: app.ctx,
-    store: run.store,
-    memo: run.memo,
     signal: app.signal,
+    attestations: source.attestations?.(deps),
   });
 }
 
@@ -83,12 +84,16 @@ async function checkAssetSize(settings: AppSettings, size: number | undefined): 
 export async function installApp(app: ReleaseRun): Promise<InstallResult> {
   const { settings, release: resolution, state: current, ctx } = app;
   const dir = settings.storage_dir;
+  const source = sourceFor(settings);
   // Attestations are checked against the published digest before a byte is downloaded.
-  const provenance = await provenanceStage(app);
+  const provenance = await provenanceStage(app, source);
   await prepareStorage(dir);
   await cleanStaleTemps(dir, tempPrefix(settings.name), legacyTempPattern(settings.name));
   await cleanStaleTemps(join(dir, PREVIOUS_DIR), tempPrefix(settings.name), undefined, dir);
   await checkAssetSize(settings, resolution.size);
+  // Another profile's current install at the target is refused before a byte is downloaded (a
+  // direct download's embedded version may still rename the target: placing checks again).
+  await refuseClaimedTarget(targetPath(settings, resolution.version), current?.installed, ctx.paths);
   // The signed digest of an AppImage is computed in the same pass as its SHA-256.
   const newTap = (): ZeroedDigestTap | undefined =>
     settings.signature === 'off' ? undefined : new ZeroedDigestTap(resolution.size);
@@ -97,7 +102,7 @@ export async function installApp(app: ReleaseRun): Promise<InstallResult> {
   let appImagePath = fetched.path;
   const warnings = [...provenance.warnings, ...fetched.warnings];
   try {
-    const sha256 = await expectedChecksum(resolution, app.signal);
+    const sha256 = await expectedChecksum(ctx.http, resolution, app.signal);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
     const assetSha = fetched.sha256 ?? (await sha256File(fetched.path, tap));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));
@@ -105,13 +110,11 @@ export async function installApp(app: ReleaseRun): Promise<InstallResult> {
     if (zipped) {
       // The published digest and size describe the archive, so check them before extracting.
       await verifySizeAndDigest(fetched.path, { size: resolution.size, sha256 }, assetSha);
-      const strategyInner =
-        settings.strategy.strategy === 'forge' ? settings.strategy.inner_asset_match : undefined;
       const inner = await extractAppImageFromZip(
         fetched.path,
         dir,
         tempPrefix(settings.name),
-        strategyInner,
+        source.innerAssetMatch,
         settings.max_asset_size,
       );
       await rm(fetched.path, { force: true });
@@ -130,10 +133,9 @@ export async function installApp(app: ReleaseRun): Promise<InstallResult> {
         assetSha,
       );
     }
-    const version =
-      settings.strategy.strategy === 'direct'
-        ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
-        : resolution.version;
+    const version = source.caps.versionFromFile
+      ? ((await readEmbeddedVersion(appImagePath)) ?? resolution.version)
+      : resolution.version;
     const signedDigest = tap?.result();
     const signature = await signatureStep(app, appImagePath, version, signedDigest);
     warnings.push(...signature.warnings);
@@ -150,10 +152,9 @@ export async function installApp(app: ReleaseRun): Promise<InstallResult> {
       ...(resolution.publishedAt ? { publishedAt: resolution.publishedAt } : {}),
     });
     const oldRecord = current?.installed;
-    const releaseAssets =
-      settings.strategy.strategy === 'forge'
-        ? rememberReleaseAsset(current?.releaseAssets, resolution, fetched.size, now)
-        : undefined;
+    const releaseAssets = source.caps.releaseAssets
+      ? rememberReleaseAsset(current?.releaseAssets, resolution, fetched.size, now)
+      : undefined;
     let previousFile: string | undefined;
     const linked = await placeAndIntegrate(app, {
       version,
@@ -169,6 +170,8 @@ export async function installApp(app: ReleaseRun): Promise<InstallResult> {
           foreignKept,
           keepPrevious: settings.keep_previous,
           managedDirs: managedStorageDirs(app.run.ws),
+          sha256: fileSha,
+          profile: ctx.paths,
           beforeCommit: (plan) =>
             writeIntent(ctx.paths.stateDir, {
               app: settings.name,

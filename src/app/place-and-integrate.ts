@@ -73,7 +73,7 @@ export async function placeAndIntegrate(app: AppRun, opts: PlaceOptions): Promis
   const target = targetPath(app.settings, opts.version);
   const warnings: string[] = [];
   const kept = opts.keepForeign
-    ? await keepForeignFile(target, app.state?.installed, app.ctx.now())
+    ? await keepForeignFile(target, app.state?.installed, app.ctx.now(), app.ctx.paths)
     : undefined;
   if (kept) {
     const message = `${target} was not installed by appimage-keeper; kept it as ${kept}`;

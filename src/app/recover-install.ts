@@ -25,7 +25,7 @@ export async function recoverInstall(
   strategy: string,
   managedDirs: readonly string[],
 ): Promise<Recovery> {
-  const intent = await readIntent(stateDir, name);
+  const intent = readIntent(stateDir, name);
   if (!intent) return 'none';
   const inManaged = (p: string): boolean => managedDirs.some((d) => isInside(p, d));
   const target = intent.installed.file;

@@ -6,8 +6,8 @@
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { isOlderRelease } from '../sources/forge/proxy-trust.js';
+import { sourceFor, type AppSource, type Resolution } from '../sources/index.js';
 import type { AppState, ReleaseAssetRecord } from '../state/types.js';
-import type { Resolution } from '../sources/types.js';
 
 /** How many installed release assets state remembers per app. */
 export const RELEASE_ASSET_HISTORY = 50;
@@ -31,15 +31,17 @@ export function isMovingTag(tag: string): boolean {
 
 /**
  * Refuses a resolved release before anything is downloaded: PROXY_DOWNGRADE (always) and
- * ASSET_REPLACED (unless `force`). Returns the error, or undefined when the release may proceed.
+ * ASSET_REPLACED (unless `force`), for sources whose assets belong to releases. Returns the error,
+ * or undefined when the release may proceed.
  */
 export function releaseGuard(
   settings: AppSettings,
   resolution: Resolution,
   state: AppState | undefined,
   force: boolean,
+  source: Pick<AppSource, 'caps' | 'followedTag'> = sourceFor(settings),
 ): KeeperError | undefined {
-  if (settings.strategy.strategy !== 'forge') return undefined;
+  if (!source.caps.releaseAssets) return undefined;
   const installed = state?.installed;
   if (resolution.viaProxy !== undefined && installed && installed.identity !== resolution.identity) {
     const candidate = { tag: resolution.version, publishedAt: resolution.publishedAt };
@@ -56,7 +58,7 @@ export function releaseGuard(
     }
   }
   // A recipe that follows one literal tag follows a moving build by definition, whatever its name.
-  const followsTag = settings.strategy.tag !== undefined;
+  const followsTag = source.followedTag !== undefined;
   if (force || followsTag || isMovingTag(resolution.version)) return undefined;
   const seen = state?.releaseAssets?.[releaseAssetKey(resolution.version, resolution.assetName)];
   if (seen && assetChanged(seen, resolution)) {

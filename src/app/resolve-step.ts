@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { AppSettings } from '../config/types.js';
 import { toKeeperError, type KeeperError } from '../core/errors.js';
-import { resolveApp } from '../sources/resolve.js';
-import type { Resolution } from '../sources/types.js';
+import { sourceFor, type Resolution } from '../sources/index.js';
 import { adoptedFileMatches } from './adopted-identity.js';
 import { releaseGuard } from './release-guards.js';
 import type { Run } from './run.js';
@@ -13,11 +12,6 @@ export type ResolveStep =
   | { kind: 'resolved'; resolution: Resolution; needsUpdate: boolean; reason: string }
   | { kind: 'rate_limited'; retryAt: Date; message: string }
   | { kind: 'failed'; error: KeeperError };
-
-function limiterKey(settings: AppSettings): string {
-  const s = settings.strategy;
-  return s.strategy === 'forge' ? s.repository : s.strategy === 'direct' ? s.url : `script:${settings.name}`;
-}
 
 /**
  * Resolves one app and decides whether it needs an update: the remote identity differs from the
@@ -33,8 +27,9 @@ export async function resolveStep(
   const appState = run.store.app(settings.name);
   const installed = appState?.installed;
   try {
-    const outcome = await run.resolveLimiter(limiterKey(settings), () =>
-      resolveApp(settings, {
+    const source = sourceFor(settings);
+    const outcome = await run.resolveLimiter(source.limiterKey, () =>
+      source.resolve({
         ctx: run.ctx,
         store: run.store,
         installedVersion: installed?.version,
@@ -52,7 +47,7 @@ export async function resolveStep(
       app: settings.name,
       message: `latest ${resolution.version} (${resolution.assetName}); ${countOf(outcome.requests, 'request')}${outcome.notModified ? ', not modified since the last run' : ''}${resolution.viaProxy ? `, via proxy ${resolution.viaProxy}` : ''}`,
     });
-    const refused = releaseGuard(settings, resolution, appState, opts.force === true);
+    const refused = releaseGuard(settings, resolution, appState, opts.force === true, source);
     if (refused) return { kind: 'failed', error: refused };
     if (!installed) return { kind: 'resolved', resolution, needsUpdate: true, reason: 'not installed' };
     const present = await stat(installed.file).then(

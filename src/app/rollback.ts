@@ -8,6 +8,7 @@ import { deleteManagedFile } from '../install/managed-delete.js';
 import { tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../transfer/download/index.js';
 import { linkOrCopy, previousPath } from '../install/place.js';
+import { writeOwnerRecord, type Profile } from '../install/owner-record.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import type { StateStore } from '../state/store.js';
 import { pathExists } from '../core/path-exists.js';
@@ -49,6 +50,8 @@ async function swap(s: {
   current: InstalledRecord;
   currentPresent: boolean;
   prev: InstalledRecord;
+  /** The profile recorded as the restored file's owner. */
+  profile: Profile;
 }): Promise<string> {
   const { storageDir, target, keepAt, current, currentPresent, prev } = s;
   await ensureDirBelow(storageDir, dirname(keepAt));
@@ -60,6 +63,7 @@ async function swap(s: {
     await stage(prev.file, stagedRestore);
     await rename(stagedRestore, target);
     await fsyncDir(storageDir);
+    await writeOwnerRecord(target, s.name, prev.sha256, s.profile);
     if (currentPresent) await rename(stagedCurrent, keepAt);
     else await deleteManagedFile(prev.file, managed);
     if (prev.file !== keepAt && prev.file !== target) await deleteManagedFile(prev.file, managed);
@@ -132,7 +136,17 @@ export async function rollbackApp(run: Run, settings: AppSettings): Promise<Roll
     version: prev.version,
     keepForeign: true,
     announce: false,
-    move: (target) => swap({ storageDir, name, target, keepAt, current, currentPresent, prev }),
+    move: (target) =>
+      swap({
+        storageDir,
+        name,
+        target,
+        keepAt,
+        current,
+        currentPresent,
+        prev,
+        profile: run.ctx.paths,
+      }),
   });
   const { file: target, symlink, integration } = placed;
 

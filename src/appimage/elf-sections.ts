@@ -18,6 +18,7 @@ const MAX_TABLE_BYTES = 1 << 20;
 const MAX_NAMES_BYTES = 64 << 10;
 const MAX_NAME_LENGTH = 256;
 const SHT_NOBITS = 8;
+const SHN_UNDEF = 0;
 const SHN_LORESERVE = 0xff00;
 const HEADER_READ = 64;
 
@@ -41,6 +42,8 @@ export interface SectionTableLocation {
   elf: ElfInfo;
   offset: number;
   bytes: number;
+  /** False when e_shstrndx is SHN_UNDEF: the table is real but no section has a name. */
+  named: boolean;
 }
 
 /** Step 1 of reading sections: the table's place, from the first 64 bytes of the file. */
@@ -49,22 +52,27 @@ export function locateSectionTable(head: Buffer, fileSize: number): SectionTable
   const t = elf.sectionTable;
   // e_shnum 0 means "no sections" (or, with e_shoff set, more than 0xff00 kept in section 0: not an
   // AppImage runtime, and nothing we need).
-  if (t.count === 0 || t.offset === 0) return undefined;
+  if (t.count === 0) return undefined;
   const minEntry = elf.elfClass === 64 ? 64 : 40;
   if (t.entrySize < minEntry) throw invalid(`entry size ${t.entrySize} is below ${minEntry}`);
   const bytes = t.entrySize * t.count;
   if (bytes > MAX_TABLE_BYTES) throw invalid(`table of ${bytes} bytes is too large`);
+  // A table that claims entries but starts inside the ELF header overlaps it: a lie, not "no table".
+  const headerSize = elf.elfClass === 64 ? 64 : 52;
+  if (t.offset < headerSize) throw invalid(`the table at offset ${t.offset} overlaps the ELF header`);
   if (t.offset + bytes > fileSize) throw invalid('the table lies past the end of the file');
   if (t.namesIndex >= SHN_LORESERVE || t.namesIndex >= t.count) {
     throw invalid(`name table index ${t.namesIndex} is not a section`);
   }
-  return { elf, offset: t.offset, bytes };
+  // SHN_UNDEF is the ELF specification's "no section name table": legal, and then no section can be
+  // one we look for by name (a signature, update information).
+  return { elf, offset: t.offset, bytes, named: t.namesIndex !== SHN_UNDEF };
 }
 
-/** Section headers whose names are not resolved yet, and where the name table is. */
+/** Section headers whose names are not resolved yet, and where the name table is (none: SHN_UNDEF). */
 export interface RawSections {
   entries: { nameOff: number; type: number; offset: number; size: number }[];
-  names: { offset: number; size: number };
+  names: { offset: number; size: number } | undefined;
 }
 
 /** Step 2: decodes the table's entries and checks the name table's place. */
@@ -86,6 +94,7 @@ export function parseSectionHeaders(loc: SectionTableLocation, table: Buffer, fi
       ? { nameOff: u32(at), type: u32(at + 4), offset: word(at + 24), size: word(at + 32) }
       : { nameOff: u32(at), type: u32(at + 4), offset: word(at + 16), size: word(at + 20) };
   });
+  if (!loc.named) return { entries, names: undefined };
   const namesEntry = entries[t.namesIndex];
   if (!namesEntry || namesEntry.type === SHT_NOBITS) throw invalid('the name table has no bytes');
   if (namesEntry.size > MAX_NAMES_BYTES) throw invalid(`name table of ${namesEntry.size} bytes is too large`);
@@ -95,28 +104,52 @@ export function parseSectionHeaders(loc: SectionTableLocation, table: Buffer, fi
   return { entries, names: { offset: namesEntry.offset, size: namesEntry.size } };
 }
 
-/** Step 3: resolves the names through the name table's bytes. */
-export function nameSections(raw: RawSections, names: Buffer): ElfSection[] {
+/** Step 3: resolves the names through the name table's bytes; without a name table every name is ''. */
+export function nameSections(raw: RawSections, names: Buffer | undefined): ElfSection[] {
   return raw.entries.map((r) => ({
-    name: nameAt(names, r.nameOff),
+    name: names ? nameAt(names, r.nameOff) : '',
     type: r.type,
     offset: r.offset,
     size: r.type === SHT_NOBITS ? 0 : r.size,
   }));
 }
 
-/** Lists the sections of an open ELF file; a file without a section table has none. */
-export async function listSectionsOfHandle(fh: FileHandle): Promise<ElfSection[]> {
+/** The places no section may claim: the ELF header, the section header table, the file's end. */
+export interface SectionBounds {
+  fileSize: number;
+  headerBytes: number;
+  /** [start, end) of the section header table. */
+  table: [number, number];
+}
+
+/** Where a location's ELF header and section table lie, for checks of the sections it lists. */
+export function boundsOf(loc: SectionTableLocation, fileSize: number): SectionBounds {
+  const headerBytes = loc.elf.elfClass === 64 ? 64 : 52;
+  return { fileSize, headerBytes, table: [loc.offset, loc.offset + loc.bytes] };
+}
+
+/** Lists the sections of an open ELF file with the bounds they must respect; no table, no sections. */
+export async function readSectionLayout(
+  fh: FileHandle,
+): Promise<{ sections: ElfSection[]; bounds: SectionBounds | undefined }> {
   const { size: fileSize } = await fh.stat();
   const head = await readExactly(fh, 0, Math.min(HEADER_READ, fileSize), 'the ELF header');
   const loc = locateSectionTable(head, fileSize);
-  if (!loc) return [];
+  if (!loc) return { sections: [], bounds: undefined };
   const raw = parseSectionHeaders(
     loc,
     await readExactly(fh, loc.offset, loc.bytes, 'the section header table'),
     fileSize,
   );
-  return nameSections(raw, await readExactly(fh, raw.names.offset, raw.names.size, 'the name table'));
+  const names = raw.names
+    ? await readExactly(fh, raw.names.offset, raw.names.size, 'the name table')
+    : undefined;
+  return { sections: nameSections(raw, names), bounds: boundsOf(loc, fileSize) };
+}
+
+/** Lists the sections of an open ELF file; a file without a section table has none. */
+export async function listSectionsOfHandle(fh: FileHandle): Promise<ElfSection[]> {
+  return (await readSectionLayout(fh)).sections;
 }
 
 function nameAt(names: Buffer, offset: number): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { KeeperError } from '../core/errors.js';
-import { listSectionsOfHandle, readSectionOfHandle } from './elf-sections.js';
+import { readSectionLayout, readSectionOfHandle } from './elf-sections.js';
 import { KEY_SECTION, SIGNATURE_SECTION, signatureRanges, zeroRangesOf } from './zeroed-digest.js';
 
 /** The signature an AppImage carries in its runtime's ELF sections. */
@@ -26,14 +26,18 @@ function trimPadding(b: Buffer): Buffer {
 
 /**
  * Reads `.sha256_sig` and `.sig_key`. Undefined means unsigned: no signature section, or one that is
- * all zeros (the runtime reserves it in every AppImage). Bad section headers are SIG_BAD.
+ * all zeros (the runtime reserves it in every AppImage), or a file whose sections have no names
+ * (no section table, or e_shstrndx SHN_UNDEF). Section headers that lie are SIG_BAD.
  */
 export async function readEmbeddedSignature(path: string): Promise<EmbeddedSignature | undefined> {
   const fh = await open(path, 'r');
   try {
     let sections;
+    let zeroRanges: [number, number][];
     try {
-      sections = await listSectionsOfHandle(fh);
+      const layout = await readSectionLayout(fh);
+      sections = layout.sections;
+      zeroRanges = layout.bounds ? signatureRanges(sections, layout.bounds) : [];
     } catch (err) {
       throw new KeeperError('SIG_BAD', `cannot read the signature sections: ${(err as Error).message}`, {
         cause: err,
@@ -54,7 +58,6 @@ export async function readEmbeddedSignature(path: string): Promise<EmbeddedSigna
     const signature = trimPadding(await read(sigSection));
     if (signature.length === 0) return undefined;
     const key = keySection ? trimPadding(await read(keySection)) : undefined;
-    const zeroRanges = signatureRanges(sections);
     return { signature, key: key && key.length > 0 ? key : undefined, zeroRanges };
   } finally {
     await fh.close();

@@ -1,6 +1,14 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { ByteTap } from '../transfer/download/index.js';
-import { locateSectionTable, nameSections, parseSectionHeaders, type ElfSection } from './elf-sections.js';
+import { KeeperError } from '../core/errors.js';
+import {
+  boundsOf,
+  locateSectionTable,
+  nameSections,
+  parseSectionHeaders,
+  type ElfSection,
+  type SectionBounds,
+} from './elf-sections.js';
 
 /** The signed digest of an AppImage and the ranges that were zeroed for it. */
 export interface ZeroedDigest {
@@ -12,11 +20,30 @@ export interface ZeroedDigest {
 export const SIGNATURE_SECTION = '.sha256_sig';
 export const KEY_SECTION = '.sig_key';
 
-/** The file ranges [start, end) of the signature sections that exist. */
-export function signatureRanges(sections: readonly ElfSection[]): [number, number][] {
-  return sections
-    .filter((s) => s.name === SIGNATURE_SECTION || s.name === KEY_SECTION)
-    .map((s) => [s.offset, s.offset + s.size]);
+/**
+ * The file ranges [start, end) of the signature sections that exist. A section table that lies about
+ * them is ELF_SECTIONS_INVALID: one named twice, one that starts or ends outside the file, or one over
+ * the ELF header, the section table or the other signature section (zeroing it would leave bytes
+ * that decide how the file is read out of the signed digest).
+ */
+export function signatureRanges(sections: readonly ElfSection[], bounds: SectionBounds): [number, number][] {
+  const found = sections.filter((s) => s.name === SIGNATURE_SECTION || s.name === KEY_SECTION);
+  const lie = (s: ElfSection, what: string): KeeperError =>
+    new KeeperError('ELF_SECTIONS_INVALID', `ELF section headers: section ${s.name} ${what}`);
+  const ranges: [number, number][] = [];
+  for (const s of found) {
+    const [start, end] = [s.offset, s.offset + s.size];
+    if (found.filter((o) => o.name === s.name).length > 1) throw lie(s, 'is listed more than once');
+    if (start > bounds.fileSize || end > bounds.fileSize) {
+      throw lie(s, `(bytes ${start}..${end}) runs past the end of the file (${bounds.fileSize} bytes)`);
+    }
+    if (s.size === 0) continue;
+    if (start < bounds.headerBytes) throw lie(s, 'overlaps the ELF header');
+    if (start < bounds.table[1] && bounds.table[0] < end) throw lie(s, 'overlaps the section header table');
+    if (ranges.some(([a, b]) => start < b && a < end)) throw lie(s, 'overlaps the other signature section');
+    ranges.push([start, end]);
+  }
+  return ranges;
 }
 
 /** `chunk` (at file offset `pos`) with the parts inside `ranges` zeroed; a copy only when needed. */
@@ -93,12 +120,15 @@ export class ZeroedDigestTap implements ByteTap {
     const slice = (offset: number, length: number): Buffer | undefined =>
       offset + length <= buf.length ? buf.subarray(offset, offset + length) : undefined;
     let sections: ElfSection[];
+    let bounds: SectionBounds;
     try {
       const loc = locateSectionTable(buf.subarray(0, HEADER), this.fileSize);
       if (!loc) return this.stop();
+      bounds = boundsOf(loc, this.fileSize);
       const table = slice(loc.offset, loc.bytes);
       if (!table) return this.waitOrStop(loc.offset + loc.bytes);
       const raw = parseSectionHeaders(loc, table, this.fileSize);
+      if (!raw.names) return this.stop(); // no name table: no signature section
       const names = slice(raw.names.offset, raw.names.size);
       if (!names) return this.waitOrStop(raw.names.offset + raw.names.size);
       sections = nameSections(raw, names);
@@ -110,7 +140,11 @@ export class ZeroedDigestTap implements ByteTap {
     const sigBytes = slice(sig.offset, sig.size);
     if (!sigBytes) return this.waitOrStop(sig.offset + sig.size);
     if (sigBytes.every((b) => b === 0)) return this.stop(); // unsigned: nothing to verify
-    this.ranges = signatureRanges(sections);
+    try {
+      this.ranges = signatureRanges(sections, bounds);
+    } catch {
+      return this.stop();
+    }
     this.hash = createHash('sha256');
     this.hash.update(zeroRangesOf(buf, 0, this.ranges));
     this.position = buf.length;

@@ -70,6 +70,7 @@ const EXAMPLES: Record<string, readonly Example[]> = {
   ],
   'self-update': [
     ['appimage-keeper self-update', 'update the standalone executable'],
+    ['appimage-keeper self-update --rollback', 'put back the executable it replaced'],
     ['appimage-keeper update --self', 'update the apps, then appimage-keeper'],
   ],
   adopt: [

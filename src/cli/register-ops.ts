@@ -52,6 +52,14 @@ export function registerOpsCommands(program: Command, inv: Invocation, ctx: () =
     .description('update appimage-keeper itself (the standalone executable; npm installs get the command)')
     .option('--repository <url>', `release repository to update from (default: ${REPOSITORY})`)
     .option('--force', 'reinstall even when the latest release is not newer')
+    .option(
+      '--insecure',
+      'install an executable no attestation of our release workflow vouches for (prints a warning)',
+    )
+    .option(
+      '--rollback',
+      'put back the executable the last self-update replaced (kept as .previous beside it)',
+    )
     .action(async (flags: SelfUpdateFlags) => {
       const { selfUpdateCommand } = await import('../commands/self-update.js');
       inv.setResult('self-update', await selfUpdateCommand(ctx(), inv.output(), flags, inv.setSink));

@@ -1,6 +1,6 @@
 import { loadWorkspace, type Workspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
-import { toKeeperError, type KeeperError } from '../core/errors.js';
+import { toKeeperError, UsageError, type KeeperError } from '../core/errors.js';
 import type { EventSink } from '../core/events.js';
 import { REPOSITORY } from '../core/version.js';
 import { installKindOf, type InstallKind } from '../system/self-update/install-kind.js';
@@ -19,6 +19,8 @@ import { termPath, termText } from '../render/terminal-text.js';
 export interface SelfUpdateFlags {
   repository?: string;
   force?: boolean;
+  insecure?: boolean;
+  rollback?: boolean;
 }
 
 /** How this process was installed: the standalone executable, an npm install, or a clone. */
@@ -38,6 +40,8 @@ export async function runSelfUpdate(
         install: runningInstall(),
         repository: flags.repository ?? REPOSITORY,
         force: flags.force === true,
+        insecure: flags.insecure === true,
+        rollback: flags.rollback === true,
         signal,
       }),
     );
@@ -54,6 +58,8 @@ export function selfUpdateLine(out: Output, r: { result?: SelfUpdateResult; erro
   if (r.error) return `${c.red('failed')} ${name}: ${errorText(r.error)}`;
   const s = r.result;
   if (!s) return '';
+  if (s.status === 'rolled_back')
+    return `${c.green('rolled back')} ${name}: ${termPath(s.path)} restored; the executable it replaced is now ${termPath(s.previous)}`;
   // The release's tag and the tarball URL come from the forge.
   const current = termText(s.current);
   const latest = termText(s.latest);
@@ -61,7 +67,7 @@ export function selfUpdateLine(out: Output, r: { result?: SelfUpdateResult; erro
     case 'up_to_date':
       return `${c.dim('up to date')} ${name} ${current} (latest release ${latest})`;
     case 'updated':
-      return `${c.green('updated')} ${name} ${current} → ${latest}  ${termPath(s.path)} (${formatBytes(s.bytes_downloaded)} downloaded)`;
+      return `${c.green('updated')} ${name} ${current} → ${latest}  ${termPath(s.path)} (${formatBytes(s.bytes_downloaded)} downloaded${s.provenance ? ', built by our release workflow' : ', NOT verified (--insecure)'}; previous kept as ${termPath(s.previous)})`;
     case 'manual':
       return `${c.yellow('update available')} ${name} ${current} → ${latest}; installed with ${s.install === 'npm' ? 'npm' : 'a clone'}, so update it with:\n  ${termPath(s.command)}`;
   }
@@ -76,13 +82,21 @@ export function selfUpdateJson(r: {
   return { ...r.result };
 }
 
-/** `self-update [--repository URL] [--force]`: update the tool itself (see docs/install.md). */
+/**
+ * `self-update [--repository URL] [--force] [--insecure] | --rollback`: update the tool itself or
+ * put the previous executable back (see docs/install.md and docs/trust.md).
+ */
 export async function selfUpdateCommand(
   ctx: Context,
   out: Output,
   flags: SelfUpdateFlags,
   setSink: (sink: EventSink) => void,
 ): Promise<CommandResult> {
+  if (flags.rollback && (flags.force || flags.insecure || flags.repository !== undefined)) {
+    throw new UsageError('USAGE', '--rollback takes no other self-update flag', {
+      hint: 'it restores <exe>.previous; nothing is downloaded',
+    });
+  }
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));

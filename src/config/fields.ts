@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
 import { namingFormatProblems } from './naming-format.js';
+import { urlFieldProblem } from './url-field.js';
 
 /**
  * The single table of global fields: their schema, default, documentation and branded aliases.
@@ -27,20 +28,20 @@ function field<const K extends string, S extends z.ZodType, D>(spec: FieldSpec<K
   return spec;
 }
 
-/** An http(s) URL (trimmed), with the message every URL field uses. */
+/** A URL field of a config or recipe: checked raw (before trimming could hide a control character). */
 export const httpUrl = z
   .string()
-  .trim()
-  .refine((v) => isHttpUrl(v), { message: 'must be an http:// or https:// URL' });
+  .superRefine((v, ctx) => {
+    const problem = urlFieldProblem(v);
+    if (!problem) return;
+    const message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
+    ctx.addIssue({ code: 'custom', message, abort: true });
+  })
+  .transform((v) => v.trim());
 
-/** True for a parseable http(s) URL. */
+/** True for a parseable http(s) URL without credentials or control characters. */
 export function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
+  return urlFieldProblem(value) === undefined;
 }
 
 // A base URL, or fp-appimage-updater's per-repository template reduced to its base.
@@ -73,10 +74,25 @@ const namingFormat = z
     for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
   });
 
-const proxyPrefix = z.union(
-  [z.literal('all'), httpUrl.transform((v) => [v]), z.array(httpUrl).min(1, 'must list at least one URL')],
-  { error: 'must be "all", an http(s) URL, or a list of http(s) URLs' },
-);
+const PROXY_PREFIX_WANTED = 'must be "all", an http(s) URL, or a list of http(s) URLs';
+
+// Checked entry by entry (not as a union of URL schemas) so a URL's own problem, such as credentials,
+// is what the user reads, at the entry's position.
+const proxyPrefix = z
+  .union([z.string(), z.array(z.string())], { error: PROXY_PREFIX_WANTED })
+  .transform((value, ctx): 'all' | string[] => {
+    if (typeof value === 'string' && value.trim() === 'all') return 'all';
+    const list = typeof value === 'string' ? [value] : value;
+    if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one URL' });
+    list.forEach((entry, i) => {
+      const problem = urlFieldProblem(entry);
+      if (!problem) return;
+      let message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
+      if (problem.code === 'URL_INVALID' && typeof value === 'string') message = PROXY_PREFIX_WANTED;
+      ctx.addIssue({ code: 'custom', message, path: typeof value === 'string' ? [] : [i] });
+    });
+    return list.map((entry) => entry.trim());
+  });
 
 // A workflow file of a repository, as certificates name it after the host: owner/repo/.github/workflows/x.yml.
 const provenanceSigner = z

@@ -2,6 +2,7 @@
  * One error family for the whole tool. The CLI boundary is the only place that turns these into
  * printed messages and exit codes; everything below it throws or returns them.
  */
+import { dirname } from 'node:path';
 
 /** Exit codes of the command contract (README "Exit code" table). */
 export const ExitCode = {
@@ -97,9 +98,40 @@ export function toKeeperError(err: unknown, fallbackCode = 'INTERNAL'): KeeperEr
   if (err instanceof KeeperError) return err;
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
-    return new KeeperError(code ? `SYSTEM_${code}` : fallbackCode, err.message, { cause: err });
+    // Out of space where no writer named its file: the path in the message (if any) still helps.
+    const hint =
+      code !== undefined && code in SPACE_MESSAGES
+        ? 'free space on the file system named above (`df -h` lists them), then run the command again'
+        : undefined;
+    return new KeeperError(code ? `SYSTEM_${code}` : fallbackCode, err.message, {
+      cause: err,
+      ...(hint ? { hint } : {}),
+    });
   }
   return new KeeperError(fallbackCode, String(err));
+}
+
+// The system errors of a file system that has no room left (blocks or inodes, or the user's quota).
+const SPACE_MESSAGES: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/**
+ * A failed write of `file`: out of space, it becomes an error naming the file and its folder with a
+ * hint to free space (a write to an open file descriptor reports no path: "ENOSPC: …, write");
+ * any other error is returned unchanged, so callers still see its errno code.
+ */
+export function writeFailure(err: unknown, file: string): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const what = code === undefined ? undefined : SPACE_MESSAGES[code];
+  if (what === undefined || err instanceof KeeperError) return err;
+  const dir = dirname(file);
+  return new KeeperError(`SYSTEM_${code}`, `${what} while writing ${file}; it was not changed`, {
+    hint: `free space on the file system that holds ${dir} (\`df -h ${dir}\`), then run the command again`,
+    cause: err,
+    details: { file, dir },
+  });
 }
 
 /** Short text of an error and its causes, for one-line reports. */

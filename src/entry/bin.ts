@@ -1,7 +1,9 @@
 import { runCli } from '../main.js';
+import { commandFinished, endQuietlyWhenReaderCloses } from './closed-output.js';
 
 // Entry point of the bundled binary. No top-level await: the standalone executable is built from
 // a CommonJS bundle of this same file, and CommonJS has none.
+endQuietlyWhenReaderCloses();
 void runCli({
   argv: process.argv.slice(2),
   env: process.env,
@@ -9,5 +11,6 @@ void runCli({
   stderr: process.stderr,
   stdin: process.stdin,
 }).then((code) => {
+  commandFinished(code);
   process.exitCode = code;
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fastAnswer } from '../cli/fast-answer.js';
+import { commandFinished, endQuietlyWhenReaderCloses } from './closed-output.js';
 
 // Entry point of the npm bundle, built as CommonJS (dist/appimage-keeper.cjs): Node starts a
 // CommonJS file measurably faster than an ES module, and this file runs on every `--version` and
@@ -7,4 +8,9 @@ import { fastAnswer } from '../cli/fast-answer.js';
 // and hands everything else to bin.ts, the ES module CLI.
 const answer = fastAnswer(process.argv.slice(2), join(__dirname, 'completions'));
 if (answer === undefined) void import('./bin.js');
-else process.stdout.write(answer);
+else {
+  // bin.ts watches for a closed pipe itself; this answer is complete once written.
+  endQuietlyWhenReaderCloses();
+  commandFinished(0);
+  process.stdout.write(answer);
+}

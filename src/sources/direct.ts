@@ -10,7 +10,18 @@ import { appWindow, clearAppWindow, detectRateLimit, recordAppWindow } from './f
 import { request } from '../http/http.js';
 import type { HttpResponse } from '../http/http.js';
 import { assetNameFromUrl } from './asset-name.js';
+import type { Source } from './source.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
+
+/** A stable URL: its headers say when the file changed, the AppImage itself says which version it is. */
+export const direct = {
+  kind: 'direct',
+  caps: { versionFromFile: true, releaseAssets: false },
+  bind: (strategy: DirectStrategy, settings: AppSettings) => ({
+    limiterKey: strategy.url,
+    resolve: (deps: ResolveDeps) => resolveDirect(strategy, settings, deps),
+  }),
+} satisfies Source<DirectStrategy>;
 
 // 403 is included because some CDNs sign GET URLs and reject HEAD on them with 403.
 const HEAD_REFUSED = new Set([403, 405, 501]);
@@ -82,11 +93,15 @@ export function provisionalVersion(method: DirectStrategy['check_method'], heade
 }
 
 async function probe(url: string, deps: ResolveDeps): Promise<{ res: HttpResponse; requests: number }> {
-  const head = await request(url, { method: 'HEAD', discardBody: true, signal: deps.signal });
+  const head = await request(deps.ctx.http, url, { method: 'HEAD', discardBody: true, signal: deps.signal });
   if (!HEAD_REFUSED.has(head.status) || detectRateLimit(head.status, head.headers, deps.ctx.now())) {
     return { res: head, requests: head.requests };
   }
-  const get = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: deps.signal });
+  const get = await request(deps.ctx.http, url, {
+    headers: { range: 'bytes=0-0' },
+    discardBody: true,
+    signal: deps.signal,
+  });
   return { res: get, requests: head.requests + get.requests };
 }
 

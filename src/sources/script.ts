@@ -9,6 +9,7 @@ import type { AppSettings, ScriptStrategy } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { appImageArch } from './forge/arch.js';
 import { assetNameFromUrl } from './asset-name.js';
+import type { Source } from './source.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
 
 /** Default seconds before a script is killed. */
@@ -16,6 +17,20 @@ export const DEFAULT_SCRIPT_TIMEOUT = 120;
 /** Captured stdout and stderr are each capped at this many bytes. */
 const OUTPUT_CAP = 64 * 1024;
 const STDERR_TAIL_LINES = 10;
+
+/** The program that runs every resolver script. */
+const SHELL = 'bash';
+
+/** The recipe's bash script prints the URL and the version; each app queues on its own limiter key. */
+export const script = {
+  kind: 'script',
+  caps: { versionFromFile: false, releaseAssets: false },
+  bind: (strategy: ScriptStrategy, settings: AppSettings) => ({
+    limiterKey: `script:${settings.name}`,
+    runs: { program: SHELL, file: strategy.script_path },
+    resolve: (deps: ResolveDeps) => resolveScript(strategy, settings, deps),
+  }),
+} satisfies Source<ScriptStrategy>;
 
 /** What one run of a script produced. */
 interface ScriptRun {
@@ -154,7 +169,7 @@ function runScript(
 ): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     // detached: the script leads its own process group, so one kill reaches everything it started.
-    const child = spawn('bash', [path], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(SHELL, [path], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout = capped();
     const stderr = capped(true);
     let timedOut = false;

@@ -3,6 +3,7 @@
  * is, how a run reports a rate limit, and the small persisted store the resolvers read and write.
  */
 import type { Context } from '../core/context.js';
+import type { CachedResponse, ConditionalCache } from '../http/conditional.js';
 import type { RateLimitWindow } from '../state/types.js';
 
 /** What one strategy found as the latest release of an app. */
@@ -45,14 +46,7 @@ export type ResolveOutcome =
   | { kind: 'resolved'; resolution: Resolution; requests: number; notModified: boolean }
   | { kind: 'rate_limited'; retryAt: Date; host: string; message: string };
 
-/** A cached metadata response, replayed when the server answers 304. */
-export interface CachedResponse {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  body: unknown;
-  /** ISO timestamp of the response that filled this entry. */
-  fetchedAt: string;
-}
+export type { CachedResponse };
 
 /** An open rate-limit window of one app; state stores it (see state/types.ts). */
 export type { RateLimitWindow };
@@ -61,9 +55,7 @@ export type { RateLimitWindow };
 export type DetectedForgeKind = 'gitea' | 'forgejo';
 
 /** Resolver data persisted by the engine in state.json between runs. */
-export interface ResolverStore {
-  getCached(url: string): CachedResponse | undefined;
-  setCached(url: string, entry: CachedResponse): void;
+export interface ResolverStore extends ConditionalCache {
   getForgeKind(origin: string): DetectedForgeKind | undefined;
   setForgeKind(origin: string, kind: DetectedForgeKind): void;
   /** Keys are `app:<app name>`. */
@@ -89,4 +81,9 @@ export interface ResolveDeps {
   signal?: AbortSignal | undefined;
   /** `--force`: send requests even while a rate-limit window is open. */
   force?: boolean | undefined;
+  /**
+   * false for a fetch that belongs to no app (add's and adopt's lookups): no per-app rate-limit
+   * window is honoured, opened or closed. The conditional cache, keyed by URL, still applies.
+   */
+  appWindows?: boolean | undefined;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { writeFailure } from '../core/errors.js';
 import { ensureDirBelow, openNewFile } from '../core/no-follow.js';
 
 /** Fsyncs a directory so a rename inside it survives a crash. Best effort on filesystems that refuse. */
@@ -35,6 +36,15 @@ export async function writeFileAtomic(
   data: string | Uint8Array,
   opts: AtomicWriteOptions,
 ): Promise<void> {
+  try {
+    await replaceFile(path, data, opts);
+  } catch (err) {
+    // Out of space, the error names the file and its folder; the file keeps its old content.
+    throw writeFailure(err, path);
+  }
+}
+
+async function replaceFile(path: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
   const mode = opts.mode ?? 0o644;
   const dir = dirname(path);
   await ensureDirBelow(opts.root, dir);

@@ -1,9 +1,10 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { appFileName } from '../core/file-names.js';
 import { assertNoSymlinkBelow, ensureDirBelow } from '../core/no-follow.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { MAX_STATE_FILE_BYTES, readLocalJson } from './local-json.js';
 import { appStateSchema, releaseAssetSchema, signatureStateSchema, type Known } from './schema.js';
 
 const INTENT_DIR = 'pending';
@@ -47,11 +48,11 @@ export async function writeIntent(stateDir: string, intent: InstallIntent): Prom
 }
 
 /** The pending intent of an app, or undefined (none, or unreadable: then it is of no use). */
-export async function readIntent(stateDir: string, app: string): Promise<InstallIntent | undefined> {
-  const text = await readFile(intentFile(stateDir, app), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
+export function readIntent(stateDir: string, app: string): InstallIntent | undefined {
   try {
-    const parsed = intentSchema.safeParse(JSON.parse(text));
+    const read = readLocalJson(intentFile(stateDir, app), MAX_STATE_FILE_BYTES);
+    if (read.kind !== 'ok') return undefined;
+    const parsed = intentSchema.safeParse(read.value);
     if (!parsed.success || parsed.data.app !== app) return undefined;
     const d = parsed.data;
     return {

@@ -1,4 +1,5 @@
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
+import { MAX_STATE_FILE_BYTES, readLocalJson } from './local-json.js';
 
 /** Outcome of reading a versioned JSON file: its data, or why it was set aside. */
 export type JsonLoad<T> =
@@ -7,8 +8,9 @@ export type JsonLoad<T> =
   | { kind: 'corrupt'; movedTo: string | undefined; reason: string };
 
 /**
- * Reads a JSON file that must pass `check`. A corrupt file is moved aside (never silently emptied)
- * so the user can inspect or restore it; read-only callers only report it.
+ * Reads a JSON file that must pass `check` (bounded: see local-json.ts). A corrupt file is moved
+ * aside (never silently emptied) so the user can inspect or restore it; read-only callers only
+ * report it.
  */
 export async function readJsonFile<T>(
   path: string,
@@ -16,21 +18,10 @@ export async function readJsonFile<T>(
   now: Date,
   readOnly = false,
 ): Promise<JsonLoad<T>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    throw err;
-  }
-  let reason: string;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (check(value)) return { kind: 'ok', data: value };
-    reason = 'unexpected structure or schema version';
-  } catch (err) {
-    reason = (err as Error).message;
-  }
+  const read = readLocalJson(path, MAX_STATE_FILE_BYTES);
+  if (read.kind === 'missing') return { kind: 'missing' };
+  if (read.kind === 'ok' && check(read.value)) return { kind: 'ok', data: read.value };
+  const reason = read.kind === 'bad' ? read.reason : 'unexpected structure or schema version';
   if (readOnly) return { kind: 'corrupt', movedTo: undefined, reason };
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const movedTo = `${path}.corrupt-${stamp}`;

@@ -1,9 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { LockedError } from '../core/errors.js';
+import { LockedError, writeFailure } from '../core/errors.js';
 import { bootId, isProcessAlive } from '../core/process-owner.js';
+import { MAX_LOCK_FILE_BYTES, readLocalJson } from './local-json.js';
 
 export { bootId };
 
@@ -27,10 +28,16 @@ export interface HeldLock {
 // left by an earlier process that had the same pid (pid reuse, common in containers): stale.
 const heldHere = new Set<string>();
 
-async function readOwner(file: string): Promise<LockOwner | undefined> {
+/** The owner record in a lock file's parsed JSON, or undefined when it is not one. */
+export function lockOwnerOf(value: unknown): LockOwner | undefined {
+  const v = value as Partial<LockOwner> | null;
+  return typeof v === 'object' && v !== null && typeof v.pid === 'number' ? (v as LockOwner) : undefined;
+}
+
+function readOwner(file: string): LockOwner | undefined {
   try {
-    const v = JSON.parse(await readFile(file, 'utf8')) as LockOwner;
-    return typeof v.pid === 'number' ? v : undefined;
+    const read = readLocalJson(file, MAX_LOCK_FILE_BYTES);
+    return read.kind === 'ok' ? lockOwnerOf(read.value) : undefined;
   } catch {
     return undefined;
   }
@@ -51,7 +58,10 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
   // The lock is created complete: written to a private temp file, then hard-linked into place
   // (link fails if the lock exists), so nobody ever reads a half-written lock.
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600, flag: 'wx' }).catch(async (err: unknown) => {
+    await rm(tmp, { force: true });
+    throw writeFailure(err, file);
+  });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
@@ -62,7 +72,7 @@ export async function acquireLock(file: string, command: string): Promise<HeldLo
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      const holder = await readOwner(file);
+      const holder = readOwner(file);
       const live =
         holder !== undefined &&
         holder.bootId === owner.bootId &&
@@ -97,7 +107,7 @@ async function breakStaleLock(file: string, stale: LockOwner | undefined): Promi
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  const moved = await readOwner(aside);
+  const moved = readOwner(aside);
   const same =
     moved !== undefined &&
     stale !== undefined &&
@@ -111,10 +121,11 @@ async function breakStaleLock(file: string, stale: LockOwner | undefined): Promi
 function makeHeld(file: string, owner: LockOwner): HeldLock {
   let released = false;
   heldHere.add(file);
-  const stillOurs = (text: string): boolean => {
+  const stillOurs = (): boolean => {
     try {
-      const v = JSON.parse(text) as LockOwner;
-      return v.pid === owner.pid && v.startedAt === owner.startedAt && v.bootId === owner.bootId;
+      const read = readLocalJson(file, MAX_LOCK_FILE_BYTES);
+      const v = read.kind === 'ok' ? lockOwnerOf(read.value) : undefined;
+      return v?.pid === owner.pid && v.startedAt === owner.startedAt && v.bootId === owner.bootId;
     } catch {
       return false;
     }
@@ -125,15 +136,14 @@ function makeHeld(file: string, owner: LockOwner): HeldLock {
       if (released) return;
       released = true;
       heldHere.delete(file);
-      const text = await readFile(file, 'utf8').catch(() => '');
-      if (stillOurs(text)) await rm(file, { force: true });
+      if (stillOurs()) await rm(file, { force: true });
     },
     releaseSync() {
       if (released) return;
       released = true;
       heldHere.delete(file);
       try {
-        if (stillOurs(readFileSync(file, 'utf8'))) rmSync(file, { force: true });
+        if (stillOurs()) rmSync(file, { force: true });
       } catch {
         // Already gone.
       }

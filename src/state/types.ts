@@ -2,6 +2,7 @@
  * The shapes of state.json. Those state.json entries a load validates are inferred from the zod
  * schemas in `schema.ts` (one definition, no drift); the rest are written only by this tool.
  */
+import type { CachedResponse } from '../http/conditional.js';
 import type { AppState, ForgeKind, RateLimitWindow } from './schema.js';
 
 export type {
@@ -44,13 +45,8 @@ export interface SetAsideEntry {
   at: string;
 }
 
-/** A conditional-request cache entry for release metadata. */
-export interface CachedResponse {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  body: unknown;
-  fetchedAt: string;
-}
+/** A conditional-request cache entry (one type, defined with the cache in http/conditional.ts). */
+export type { CachedResponse };
 
 /** The metadata cache file, kept apart from state so state writes stay small. */
 export interface CacheData {

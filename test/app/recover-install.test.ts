@@ -73,7 +73,7 @@ void test('recovery records the signature pin and the release asset the interrup
   assert.equal(s?.installed?.version, '2.0.0');
   assert.deepEqual(s?.signature, PIN);
   assert.deepEqual(s?.releaseAssets, assets);
-  assert.equal(await readIntent(stateDir, 'signed'), undefined, 'the intent is cleared');
+  assert.equal(readIntent(stateDir, 'signed'), undefined, 'the intent is cleared');
 });
 
 void test('an intent without them keeps what state had', async () => {
@@ -90,8 +90,8 @@ void test('an intent with a malformed pin is not used at all', async () => {
   await mkdir(join(stateDir, 'pending'), { recursive: true });
   const bad = { ...intent, signature: { ...PIN, fingerprint: 'not hex' } };
   await writeFile(join(stateDir, 'pending', 'forged.json'), JSON.stringify(bad));
-  assert.equal(await readIntent(stateDir, 'forged'), undefined);
+  assert.equal(readIntent(stateDir, 'forged'), undefined);
   const good = { ...intent, signature: PIN };
   await writeFile(join(stateDir, 'pending', 'forged.json'), JSON.stringify(good));
-  assert.deepEqual((await readIntent(stateDir, 'forged'))?.signature, PIN);
+  assert.deepEqual(readIntent(stateDir, 'forged')?.signature, PIN);
 });

@@ -394,7 +394,10 @@ void describe('schema and completion', () => {
     assert.equal(check.status, 0, check.stderr);
     assert.match(bash.stdout, /complete -F _appimage_keeper appimage-keeper/);
     assert.match(bash.stdout, /list --names/);
-    assert.match(bash.stdout, /self-update\)\n(.*\n)*? {8}_ak_words="--repository --force --help"/);
+    assert.match(
+      bash.stdout,
+      /self-update\)\n(.*\n)*? {8}_ak_words="--repository --force --insecure --rollback --help"/,
+    );
 
     const zsh = await runCli(['completion', 'zsh'], { env: h.env });
     assert.equal(zsh.code, 0);

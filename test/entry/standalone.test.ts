@@ -1,7 +1,7 @@
 /**
  * The standalone executable (`npm run build:standalone`): built once here, then run with a PATH
  * that has no `node` for --version, validate, an update against the sim, a timer that runs it, and
- * a self-update that replaces a copy of it with a newer release.
+ * a self-update of a copy of it: refused unattested, installed with --insecure, rolled back.
  */
 import assert from 'node:assert/strict';
 import { access, copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -16,6 +16,8 @@ import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-app
 import { publishHubRelease } from '../helpers/hub-release.js';
 import { runCli } from '../helpers/run-cli.js';
 import { execInstalled } from '../helpers/run-program.js';
+import { createTestCa } from '../helpers/attest-ca.js';
+import { BUILD, ourWorkflow } from '../helpers/self-update-world.js';
 import { sha256 } from '../helpers/sha256.js';
 import { makeSimWorld } from '../helpers/sim-world.js';
 import { useSimSuite } from '../helpers/sim-suite.js';
@@ -94,27 +96,68 @@ void describe('standalone executable', () => {
     assert.equal(check?.message, `the timer runs ${exe} (${pkg.version})`);
   });
 
-  void it('self-update replaces a copy of itself with the newer release', async () => {
+  void it('self-update refuses an unattested release, --insecure installs it with a warning, and the kept .previous rolls back', async () => {
     const w = await suite.world();
     const bin = join(w.home.root, 'opt');
     await mkdir(bin);
     const copy = join(bin, 'appimage-keeper');
     await copyFile(exe, copy);
-    const body = buildRuntime({ message: 'appimage-keeper 99.0.0\n', arch: 'x86_64' });
+    const original = sha256(await readFile(copy));
+    const body = buildRuntime({ message: '99.0.0\n', arch: 'x86_64' });
     const name = standaloneFileName('99.0.0', process.arch);
     const url = suite.sim.putAsset(`/ak/99.0.0/${name}`, body);
     suite.sim.hub.setLatest('ak', 'appimage-keeper', {
       tag: 'v99.0.0',
       assets: [{ name, url, digest: `sha256:${sha256(body)}` }],
     });
-    const r = await runCli<{ status: string; latest: string; path: string }>(
-      ['self-update', '--repository', `${suite.sim.url}/ak/appimage-keeper`, '--json'],
-      { program: copy, env: { ...w.env, PATH: noNode } },
-    );
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.equal(r.json?.status, 'updated');
-    assert.equal(r.json?.latest, '99.0.0');
-    assert.deepEqual(await readFile(copy), body);
-    assert.equal(await execInstalled(copy), 'appimage-keeper 99.0.0');
+    // An attestation by a test CA, whose root the environment names: a published build (this one
+    // has no test hooks) must not trust it.
+    const ca = createTestCa();
+    try {
+      suite.sim.hub.setAttestations('ak', 'appimage-keeper', sha256(body), [
+        ca.bundle(ourWorkflow('v99.0.0'), {
+          predicateType: BUILD,
+          subject: [{ name, digest: { sha256: sha256(body) } }],
+        }),
+      ]);
+      const env = { ...w.env, PATH: noNode, APPIMAGE_KEEPER_TEST_TRUSTED_ROOT: ca.trustedRootFile };
+      const args = ['self-update', '--repository', `${suite.sim.url}/ak/appimage-keeper`, '--json'];
+      const refused = await runCli<{ error: { code: string; details?: { provenance?: string } } }>(args, {
+        program: copy,
+        env,
+      });
+      assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+      assert.equal(refused.json?.error.code, 'SELF_UPDATE_UNVERIFIED', refused.stdout);
+      assert.equal(refused.json?.error.details?.provenance, 'PROVENANCE_STALE_ROOT', refused.stdout);
+      assert.equal(sha256(await readFile(copy)), original, 'the executable is unchanged');
+
+      const r = await runCli<{ status: string; latest: string; previous: string; provenance: null }>(
+        [...args, '--insecure'],
+        { program: copy, env },
+      );
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.equal(r.json?.status, 'updated');
+      assert.equal(r.json?.provenance, null);
+      assert.equal(r.json?.previous, `${copy}.previous`);
+      assert.match(r.stderr, /warning: .*--insecure: installing .* without checking/);
+      assert.deepEqual(await readFile(copy), body);
+      assert.equal(await execInstalled(copy), '99.0.0');
+    } finally {
+      ca.dispose();
+    }
+    // The new executable is not our tool: the kept one, run by its own name, puts itself back.
+    const back = await runCli<{ status: string; path: string }>(['self-update', '--rollback', '--json'], {
+      program: `${copy}.previous`,
+      env: { ...w.env, PATH: noNode },
+    });
+    assert.equal(back.code, 0, back.stdout + back.stderr);
+    assert.equal(back.json?.status, 'rolled_back');
+    assert.equal(back.json?.path, copy);
+    assert.equal(sha256(await readFile(copy)), original);
+    assert.deepEqual(await readFile(`${copy}.previous`), body);
+    const version = await runCli(['--version'], { program: copy, env: { PATH: noNode, HOME: out } });
+    assert.equal(version.stdout, `${pkg.version}\n`);
+    const usage = await runCli(['self-update', '--rollback', '--force'], { program: copy, env: w.env });
+    assert.equal(usage.code, 2, usage.stderr);
   });
 });

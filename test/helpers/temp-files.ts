@@ -1,11 +1,13 @@
 import { readdir } from 'node:fs/promises';
 import { TEMP_PREFIX } from '../../src/core/file-names.js';
 
-/** True for our temp files (`.appimage-keeper~<app>~…`, or an earlier version's `.appimage-keeper-<app>-…`); the previous-version folder is not one. */
+/** Our folders in storage_dir that are not temp files: kept previous versions and owner records. */
+const KEEPER_FOLDERS = ['.appimage-keeper-previous', '.appimage-keeper-owners'];
+
+/** True for our temp files (`.appimage-keeper~<app>~…`, or an earlier version's `.appimage-keeper-<app>-…`); our folders are not. */
 export function isKeeperTemp(name: string): boolean {
   return (
-    name.startsWith(TEMP_PREFIX) ||
-    (name.startsWith('.appimage-keeper-') && name !== '.appimage-keeper-previous')
+    name.startsWith(TEMP_PREFIX) || (name.startsWith('.appimage-keeper-') && !KEEPER_FOLDERS.includes(name))
   );
 }
 

@@ -12,9 +12,17 @@ import { bootId } from '../../src/state/lock.js';
 import { runCli } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { fakeProgram } from './fake-program.js';
+import { createHttpSettings } from '../../src/http/settings.js';
 
 function contextFor(env: NodeJS.ProcessEnv): Context {
-  return { env, paths: resolvePaths(env), now: () => new Date(), arch: process.arch, emit: () => undefined };
+  return {
+    env,
+    paths: resolvePaths(env),
+    now: () => new Date(),
+    arch: process.arch,
+    emit: () => undefined,
+    http: createHttpSettings(),
+  };
 }
 
 function statuses(checks: DoctorCheck[]): Record<string, CheckStatus> {
@@ -33,6 +41,7 @@ const ALL_OK_IDS = [
   'recipes',
   'config-dir',
   'storage-dir',
+  'foreign-files',
   'state-dir',
   'symlink-dir',
   'desktop-dirs',

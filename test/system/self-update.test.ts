@@ -1,106 +1,41 @@
 /**
  * self-update against the loopback sim, in-process: a release of the tool's own repository whose
- * asset is a real small ELF (the fixture runtime), replacing a stand-in executable in a temp dir.
+ * asset is a real small ELF (the fixture runtime) attested by our release workflow's identity
+ * (test CA), replacing a stand-in executable in a temp dir. Hostile releases: self-update-trust.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { chmod, readdir, readFile, stat } from 'node:fs/promises';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { buildRuntime } from '../../fixtures/runtime.js';
-import { resolvePaths } from '../../src/config/paths.js';
-import { loadWorkspace, type Workspace } from '../../src/config/workspace.js';
-import type { Context } from '../../src/core/context.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { hostArch } from '../../src/appimage/elf.js';
 import { standaloneFileName } from '../../src/system/self-update/asset-name.js';
 import { installKindOf, type InstallKind } from '../../src/system/self-update/install-kind.js';
-import { selfUpdate, type SelfUpdateResult } from '../../src/system/self-update/self-update.js';
-import { startSim, type Sim, type SimReleaseAsset } from '../../sim/index.js';
+import type { SelfUpdateResult } from '../../src/system/self-update/self-update.js';
+import {
+  OLD,
+  ourWorkflow,
+  printing,
+  useSelfUpdateWorld,
+  type PublishOptions,
+} from '../helpers/self-update-world.js';
 import { sha256 } from '../helpers/sha256.js';
-import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 const run = promisify(execFile);
-const OLD = Buffer.from('#!/bin/sh\necho old\n');
-
-function newExecutable(version: string, arch: 'x86_64' | 'aarch64' = 'x86_64'): Buffer {
-  return buildRuntime({ message: `appimage-keeper ${version}\n`, arch });
-}
 
 void describe('self-update', () => {
-  let sim: Sim;
-  let h: TmpHome;
-  let ws: Workspace;
-  let ctx: Context;
-  let n = 0;
-  const repo = () => `${sim.url}/ak/appimage-keeper`;
+  const w = useSelfUpdateWorld();
+  const sim = () => w.sim;
 
-  before(async () => {
-    sim = await startSim();
-    h = await makeTmpHome();
-    h.env.APPIMAGE_KEEPER_PROXY_BUILTINS = '';
-    await h.writeConfig(
-      [
-        `hub_release_api_url: ${sim.hubApiUrl}`,
-        `hub_release_web_url: ${sim.url}`,
-        'hub_proxy: false',
-        '',
-      ].join('\n'),
-    );
-    ctx = {
-      env: h.env,
-      paths: resolvePaths(h.env),
-      now: () => new Date(),
-      arch: process.arch,
-      emit: () => {},
-    };
-    ws = await loadWorkspace(ctx.paths, ctx.env);
-  });
-  after(async () => {
-    await sim.stop();
-    await h.cleanup();
-  });
-
-  /** Publishes `body` as release v<version> with the standalone asset (and `extra` assets). */
-  function publish(
-    version: string,
-    body: Buffer,
-    opts: { digest?: string | false; extra?: SimReleaseAsset[]; size?: number } = {},
-  ) {
-    const name = standaloneFileName(version, process.arch);
-    const url = sim.putAsset(`/self/${version}/${++n}/${name}`, body);
-    const digest = opts.digest === undefined ? `sha256:${sha256(body)}` : opts.digest;
-    sim.hub.setReleases('ak', 'appimage-keeper', [
-      {
-        tag: `v${version}`,
-        assets: [
-          { name, url, ...(digest ? { digest } : {}), ...(opts.size ? { size: opts.size } : {}) },
-          ...(opts.extra ?? []),
-        ],
-      },
-    ]);
-    return url;
-  }
-
-  /** A stand-in for the installed executable in its own temp dir. */
-  async function installed(mode = 0o750): Promise<{ dir: string; file: string }> {
-    const dir = join(h.root, `exe-${++n}`);
-    await mkdir(dir);
-    const file = join(dir, 'appimage-keeper');
-    await writeFile(file, OLD);
-    await chmod(file, mode);
-    return { dir, file };
-  }
-
-  const update = (install: InstallKind, force = false, currentVersion = '0.1.0'): Promise<SelfUpdateResult> =>
-    selfUpdate(ctx, ws, {
-      install,
-      repository: repo(),
-      force,
-      currentVersion,
-      signal: new AbortController().signal,
-    });
+  /** Publishes `body` as release v<version>, attested by our release workflow. */
+  const publish = (version: string, body: Buffer, opts: Omit<PublishOptions, 'attestedBy'> = {}) =>
+    w.publish(version, body, { ...opts, attestedBy: ourWorkflow(`v${version}`) });
+  const newExecutable = (version: string, arch: 'x86_64' | 'aarch64' = 'x86_64') =>
+    printing(`${version}\n`, arch);
+  const installed = (mode?: number) => w.installed(mode);
+  const update = (install: InstallKind, force = false): Promise<SelfUpdateResult> =>
+    w.update(install, { force });
 
   void it('replaces the standalone executable atomically, keeping its mode, and the new one runs', async () => {
     const body = newExecutable('9.1.0');
@@ -111,18 +46,23 @@ void describe('self-update', () => {
     assert.equal(r.status === 'updated' && r.latest, '9.1.0');
     assert.deepEqual(await readFile(file), body);
     assert.equal((await stat(file)).mode & 0o777, 0o750);
-    assert.deepEqual(await readdir(dir), ['appimage-keeper'], 'no temp file left');
-    const { stdout } = await run(file, []);
-    assert.equal(stdout, 'appimage-keeper 9.1.0\n');
+    assert.deepEqual(
+      await readdir(dir),
+      ['appimage-keeper', 'appimage-keeper.previous'],
+      'no temp file left',
+    );
+    assert.deepEqual(await readFile(`${file}.previous`), OLD, 'the replaced executable is kept');
+    const { stdout } = await run(file, ['--version']);
+    assert.equal(stdout, '9.1.0\n');
   });
 
   void it('does nothing when the latest release is not newer (and --force reinstalls it)', async () => {
     publish('0.1.0', newExecutable('0.1.0'));
     const { file } = await installed();
-    sim.clearRequests();
+    sim().clearRequests();
     const r = await update({ kind: 'standalone', executable: file });
     assert.deepEqual(r, { status: 'up_to_date', install: 'standalone', current: '0.1.0', latest: '0.1.0' });
-    assert.ok(!sim.requests.some((q) => q.path.startsWith('/self/')), 'no download');
+    assert.ok(!sim().requests.some((q) => q.path.startsWith('/self/')), 'no download');
     assert.deepEqual(await readFile(file), OLD);
     const forced = await update({ kind: 'standalone', executable: file }, true);
     assert.equal(forced.status, 'updated');
@@ -131,7 +71,7 @@ void describe('self-update', () => {
   const rejects: [string, () => void, string][] = [
     [
       'a wrong digest',
-      () => publish('9.2.0', newExecutable('9.2.0'), { digest: `sha256:${'0'.repeat(64)}` }),
+      () => publish('9.2.0', newExecutable('9.2.0'), { digest: '0'.repeat(64) }),
       'VERIFY_DIGEST',
     ],
     [
@@ -173,7 +113,7 @@ void describe('self-update', () => {
   void it('takes the digest from a .sha256 asset of the release', async () => {
     const body = newExecutable('9.6.0');
     const name = standaloneFileName('9.6.0', process.arch);
-    const sumUrl = sim.putAsset(`/self/sums/${name}.sha256`, Buffer.from(`${sha256(body)}  ${name}\n`));
+    const sumUrl = sim().putAsset(`/self/sums/${name}.sha256`, Buffer.from(`${sha256(body)}  ${name}\n`));
     publish('9.6.0', body, { digest: false, extra: [{ name: `${name}.sha256`, url: sumUrl }] });
     const { file } = await installed();
     const r = await update({ kind: 'standalone', executable: file });
@@ -182,7 +122,7 @@ void describe('self-update', () => {
   });
 
   void it('for an npm install, gives the npm command for the release tarball and touches nothing', async () => {
-    const tgzUrl = sim.putAsset('/self/tgz/appimage-keeper-9.7.0.tgz', Buffer.from('tarball'));
+    const tgzUrl = sim().putAsset('/self/tgz/appimage-keeper-9.7.0.tgz', Buffer.from('tarball'));
     publish('9.7.0', newExecutable('9.7.0'), { extra: [{ name: 'appimage-keeper-9.7.0.tgz', url: tgzUrl }] });
     const { file } = await installed();
     const r = await update({ kind: 'npm', script: file });

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { AppSettings } from '../../src/config/types.js';
 import type { Resolution } from '../../src/sources/types.js';
-import { checkProvenance } from '../../src/trust/provenance/stage.js';
+import { sourceFor } from '../../src/sources/index.js';
+import type { ResolveDeps } from '../../src/sources/types.js';
+import { checkProvenance as runStage, type ProvenanceOutcome } from '../../src/trust/provenance/stage.js';
 import { loadRoot, type TrustedRootJson } from '../../src/trust/provenance/trusted-root.js';
 import { startSim, type Sim } from '../../sim/index.js';
 import { createTestCa, type TestCa } from '../helpers/attest-ca.js';
@@ -76,6 +78,17 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   } catch (err) {
     return (err as { code: string }).code;
   }
+}
+
+/** The stage as the engine calls it: the app's source hands over its attestation API (none off the hub). */
+function checkProvenance(
+  s: AppSettings,
+  res: Resolution,
+  installed: Parameters<typeof runStage>[2],
+  deps: ResolveDeps,
+  roots: Parameters<typeof runStage>[4],
+): Promise<ProvenanceOutcome> {
+  return runStage(s, res, installed, { ...deps, attestations: sourceFor(s).attestations?.(deps) }, roots);
 }
 
 void describe('provenance stage', () => {

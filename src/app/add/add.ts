@@ -4,6 +4,7 @@
  * the server sends (ETag preferred over Last-Modified).
  */
 import { APP_NAME_RE } from '../../config/recipe-checks.js';
+import { redactUrl, urlFieldProblem } from '../../config/url-field.js';
 import type { Workspace } from '../../config/workspace.js';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
 import type { Run } from '../run.js';
@@ -30,16 +31,17 @@ export interface AddResult {
 // Codes meaning "this host is not a forge we can read": the URL is then a plain download.
 const NOT_A_FORGE = new Set(['FORGE_UNKNOWN', 'FORGE_REPOSITORY_INVALID']);
 
+// The URL check every recipe URL field passes, before anything is requested, written or printed.
 function parseHttpUrl(url: string): URL {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new KeeperError('ADD_URL_INVALID', `${url} is not a URL`, { exitCode: 2 });
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:')
-    throw new KeeperError('ADD_URL_INVALID', `${url} is not an http(s) URL`, { exitCode: 2 });
-  return u;
+  const problem = urlFieldProblem(url);
+  if (problem?.code === 'URL_CREDENTIALS')
+    throw new KeeperError('ADD_URL_CREDENTIALS', `${redactUrl(url)} carries credentials (user:password@)`, {
+      hint: problem.hint,
+      exitCode: 2,
+    });
+  if (problem)
+    throw new KeeperError('ADD_URL_INVALID', `${redactUrl(url)} ${problem.message}`, { exitCode: 2 });
+  return new URL(url);
 }
 
 function nameFrom(override: string | undefined, fallback: string): string {
@@ -67,6 +69,7 @@ async function forgeDraft(
       name: nameFrom(override, segments[segments.length - 1] ?? repository),
       strategy,
       ...(zsyncAsset ? { zsync: 'auto' } : {}),
+      selects: derived.asset.name,
     },
     release: { tag: release.tag, asset: derived.asset.name },
     notes: derived.notes,
@@ -74,9 +77,13 @@ async function forgeDraft(
 }
 
 async function directDraft(url: string, override: string | undefined, run: Run): Promise<RecipeDraft> {
-  let res = await request(url, { method: 'HEAD', discardBody: true, signal: run.signal });
+  let res = await request(run.ctx.http, url, { method: 'HEAD', discardBody: true, signal: run.signal });
   if (res.status === 405 || res.status === 501)
-    res = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: run.signal });
+    res = await request(run.ctx.http, url, {
+      headers: { range: 'bytes=0-0' },
+      discardBody: true,
+      signal: run.signal,
+    });
   if (res.status >= 400)
     throw new KeeperError('ADD_URL_UNREACHABLE', `${url} answered HTTP ${res.status}`, {
       hint: 'check the URL in a browser',

@@ -2,40 +2,38 @@
 import { effectiveAppSettings } from '../../config/settings.js';
 import type { ForgeStrategy } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
-import { routeRepository } from '../../sources/forge/detect.js';
+import { canonicalRepository as routedRepository, knownByHost } from '../../sources/forge/detect.js';
 import type { ForgeRelease } from '../../sources/forge/release.js';
+import { forgeSourceFor } from '../../sources/index.js';
 import type { Run } from '../run.js';
-import { fetchForgeRelease } from '../../sources/forge.js';
 
 /** Fetches the latest release of `repository` with the workspace's forge settings (token, API bases). */
 export async function latestRelease(run: Run, repository: string): Promise<ForgeRelease> {
   const strategy: ForgeStrategy = { strategy: 'forge', repository, asset_match: '*' };
+  // No recipe and no app: the workspace's forge settings, labelled with the repository (events
+  // name it), and no per-app rate-limit window.
   const settings = effectiveAppSettings({
     global: run.ws.global,
-    recipe: { name: 'lookup', strategy },
+    recipe: { name: repository, strategy },
     recipeFile: run.ws.paths.appsDir,
     recipeDir: run.ws.paths.appsDir,
     env: run.ctx.env,
     secretsToken: run.ws.secrets.hubToken,
   });
-  const got = await fetchForgeRelease(strategy, settings, {
+  const fetched = await forgeSourceFor(strategy, settings).fetchRelease({
     ctx: run.ctx,
     store: run.store,
     memo: run.memo,
     signal: run.signal,
+    appWindows: false,
   });
-  if ('kind' in got) throw new KeeperError('RATE_LIMITED', got.message);
-  if (got.fetched.kind === 'rate_limited') throw new KeeperError('RATE_LIMITED', got.fetched.message);
-  return got.fetched.release;
+  if (fetched.kind === 'rate_limited') throw new KeeperError('RATE_LIMITED', fetched.message);
+  return fetched.release;
 }
 
 /** True when `url` is on the hub or the lab (their public hosts or the configured ones). */
 export function isHubOrLab(run: Run, url: string): boolean {
-  try {
-    return routeRepository(url, run.ws.global).kind !== 'self-hosted';
-  } catch {
-    return false;
-  }
+  return knownByHost(url, run.ws.global);
 }
 
 /**
@@ -43,12 +41,5 @@ export function isHubOrLab(run: Run, url: string): boolean {
  * lab the project path before `/-/`; undefined when the URL names no repository.
  */
 export function canonicalRepository(run: Run, url: string): string | undefined {
-  try {
-    const route = routeRepository(url, run.ws.global);
-    const origin = new URL(url).origin;
-    if (route.kind === 'lab') return `${origin}/${route.path}`;
-    return `${origin}/${route.owner}/${route.repo}`;
-  } catch {
-    return undefined;
-  }
+  return routedRepository(url, run.ws.global);
 }

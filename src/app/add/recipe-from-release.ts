@@ -5,6 +5,7 @@
  * build for another architecture.
  */
 import { compileGlob } from '../../config/recipe-glob.js';
+import { firstControlChar } from '../../core/control-chars.js';
 import { KeeperError } from '../../core/errors.js';
 import { appImageArch, archesInName, retargetArch, type AppImageArch } from '../../sources/forge/arch.js';
 import { chooseAsset, matchingAssets } from '../../sources/forge/asset-match.js';
@@ -53,6 +54,11 @@ function selectsOtherArch(glob: string, name: string, host: AppImageArch): AppIm
   return undefined;
 }
 
+// What a glob can select and a file can be called: one path segment, no control character.
+function isFileName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && firstControlChar(name) === -1;
+}
+
 function isAppImageName(name: string): boolean {
   return /\.appimage$/i.test(name);
 }
@@ -67,10 +73,26 @@ export function deriveAssetMatch(
   versionHints: readonly string[] = [],
 ): DerivedMatch {
   const host = appImageArch(nodeArch) as AppImageArch;
-  const appImages = release.assets.filter((a) => isAppImageName(a.name));
-  const zips = release.assets.filter((a) => /\.zip$/i.test(a.name));
-  const pool = appImages.length > 0 ? appImages : zips;
   const notes: string[] = [];
+  const named = release.assets.filter((a) => isFileName(a.name));
+  const unusable = release.assets.filter((a) => !isFileName(a.name));
+  const appImages = named.filter((a) => isAppImageName(a.name));
+  const zips = named.filter((a) => /\.zip$/i.test(a.name));
+  const pool = appImages.length > 0 ? appImages : zips;
+  const unusableCandidates = unusable.filter((a) => isAppImageName(a.name) || /\.zip$/i.test(a.name));
+  if (pool.length === 0 && unusableCandidates.length > 0) {
+    const shown = unusableCandidates.map((a) => JSON.stringify(a.name)).join(', ');
+    throw new KeeperError(
+      'ADD_ASSET_NAME_UNSAFE',
+      `release ${release.tag}: no asset_match can select ${shown}: not a single file name`,
+      {
+        hint: 'an asset name with "/", a "." or ".." part or a control character cannot be saved as a file; ask the project to rename it',
+        details: { assets: unusableCandidates.map((a) => a.name) },
+      },
+    );
+  }
+  for (const a of unusableCandidates)
+    notes.push(`left out ${JSON.stringify(a.name)}: not a single file name`);
   if (pool.length === 0) {
     throw new KeeperError(
       'ADD_NO_APPIMAGE',

@@ -117,7 +117,7 @@ async function fromAppStream(
   insp: AdoptInspection,
   opts: PlanOptions,
   notes: string[],
-): Promise<{ strategy: Record<string, unknown>; source: string } | undefined> {
+): Promise<{ strategy: Record<string, unknown>; source: string; selects: string } | undefined> {
   const candidates: [string, string | undefined][] = [
     ['vcs-browser', insp.appStream.vcsBrowser],
     ['homepage', insp.appStream.homepage],
@@ -132,7 +132,7 @@ async function fromAppStream(
       const derived = deriveAssetMatch(release, opts.nodeArch, insp.version ? [insp.version] : []);
       notes.push(...derived.notes);
       const strategy = forgeStrategyBlock(repository, derived);
-      return { strategy, source: `AppStream ${kind} ${repository}` };
+      return { strategy, source: `AppStream ${kind} ${repository}`, selects: derived.asset.name };
     } catch (err) {
       tried.push(`${repository}: ${toKeeperError(err).message}`);
     }
@@ -189,7 +189,7 @@ export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Pr
       );
     }
     const found = await fromAppStream(insp, opts, notes);
-    if (found) return done({ name, strategy: found.strategy }, found.source);
+    if (found) return done({ name, strategy: found.strategy, selects: found.selects }, found.source);
     throw new KeeperError(
       'ADOPT_NO_SOURCE',
       `${basename(file)} carries no update information and no AppStream URL of a known forge${notes.length ? ` (${notes.join('; ')})` : ''}`,

@@ -51,6 +51,30 @@ export function routeRepository(repository: string, settings: RouteSettings): Fo
   return { kind: 'self-hosted', origin: url.origin, owner, repo };
 }
 
+/** True when `url` is on the hub or the lab (their public hosts or the configured ones). */
+export function knownByHost(url: string, settings: RouteSettings): boolean {
+  try {
+    return routeRepository(url, settings).kind !== 'self-hosted';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The repository a URL points into, as a recipe writes it: hub and self-hosted `origin/owner/repo`,
+ * lab the project path before `/-/`; undefined when the URL names no repository.
+ */
+export function canonicalRepository(url: string, settings: RouteSettings): string | undefined {
+  try {
+    const route = routeRepository(url, settings);
+    const origin = new URL(url).origin;
+    if (route.kind === 'lab') return `${origin}/${route.path}`;
+    return `${origin}/${route.owner}/${route.repo}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The lab API base: the override, gitlab.com's, or `/api/v4` on a self-managed web host. */
 export function labApiBase(settings: RouteSettings, repositoryUrl: URL): string {
   if (settings.lab_release_api_url) return settings.lab_release_api_url.replace(/\/+$/, '');

@@ -1,7 +1,10 @@
 /** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (the list for pre-releases, `tags/{tag}` for a tag). */
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
+import type { ForgeBinding, Source } from '../source.js';
 import type { ResolveDeps } from '../types.js';
+import { detectSelfHosted } from './detect.js';
+import { FORGE_CAPS, forgeBinding, type ForgeTarget } from './forge-source.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
 import { parseRestRelease, releaseChoice, releaseWhat, RestAsset, restRelease } from './release-schema.js';
@@ -61,3 +64,24 @@ export async function fetchGiteaRelease(
   };
   return { kind: 'ok', release: forgeRelease, notModified: result.notModified, requests: result.requests };
 }
+
+/** Asks the host what it runs first (once per origin, kept in the store), then fetches the release. */
+async function fetchSelfHostedRelease(
+  repo: GiteaRepo,
+  strategy: ForgeStrategy,
+  settings: AppSettings,
+  deps: ResolveDeps,
+): Promise<ReleaseFetch> {
+  const detected = await detectSelfHosted(repo.origin, settings, deps);
+  if (detected.kind === 'rate_limited') return detected;
+  const fetched = await fetchGiteaRelease(repo, strategy, settings, deps);
+  return { ...fetched, requests: detected.requests + fetched.requests };
+}
+
+/** Gitea and Forgejo as a source: any other host, once `/swagger.v1.json` says it is one of them. */
+export const gitea = {
+  kind: 'gitea',
+  caps: FORGE_CAPS,
+  bind: ({ route, strategy }: ForgeTarget<GiteaRepo>, settings: AppSettings) =>
+    forgeBinding(strategy, (deps) => fetchSelfHostedRelease(route, strategy, settings, deps)),
+} satisfies Source<ForgeTarget<GiteaRepo>, ForgeBinding>;

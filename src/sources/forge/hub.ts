@@ -1,7 +1,10 @@
 /** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, `/releases` for pre-releases, `/releases/tags/{tag}`. */
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
+import type { ForgeBinding, Source } from '../source.js';
 import type { ResolveDeps } from '../types.js';
+import { hubAttestations } from './attestations.js';
+import { FORGE_CAPS, forgeBinding, type ForgeTarget } from './forge-source.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
 import { parseRestRelease, releaseChoice, releaseWhat, RestAsset, restRelease } from './release-schema.js';
@@ -93,3 +96,14 @@ function toForgeRelease(release: HubReleaseJson): ForgeRelease {
     })),
   };
 }
+
+/** The hub as a source: GitHub releases, with attestations and a rate-limit budget doctor can read. */
+export const hub = {
+  kind: 'hub',
+  caps: FORGE_CAPS,
+  bind: ({ route, strategy }: ForgeTarget<HubRepo>, settings: AppSettings) =>
+    forgeBinding(strategy, (deps) => fetchHubRelease(route, strategy, settings, deps), {
+      hubApiBase: route.apiBase,
+      attestations: (deps) => hubAttestations(route, settings, deps),
+    }),
+} satisfies Source<ForgeTarget<HubRepo>, ForgeBinding>;

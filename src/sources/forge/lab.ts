@@ -4,7 +4,9 @@
  */
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
+import type { ForgeBinding, Source } from '../source.js';
 import type { ResolveDeps } from '../types.js';
+import { FORGE_CAPS, forgeBinding, type ForgeTarget } from './forge-source.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
 import { parseWith } from './release-fetch.js';
@@ -73,3 +75,11 @@ export async function fetchLabRelease(
   };
   return { kind: 'ok', release: forgeRelease, notModified: result.notModified, requests: result.requests };
 }
+
+/** The lab as a source: GitLab releases (gitlab.com or a self-managed instance). */
+export const lab = {
+  kind: 'lab',
+  caps: FORGE_CAPS,
+  bind: ({ route, strategy }: ForgeTarget<LabProject>, settings: AppSettings) =>
+    forgeBinding(strategy, (deps) => fetchLabRelease(route, strategy, settings, deps)),
+} satisfies Source<ForgeTarget<LabProject>, ForgeBinding>;

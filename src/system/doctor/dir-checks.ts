@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
+import { foreignFilesCheck } from './foreign-checks.js';
 import { check, worst, type CheckStatus, type DoctorCheck } from './types.js';
 
 async function can(path: string, mode: number): Promise<boolean> {
@@ -51,7 +52,10 @@ export function appSettingsOrGlobal(ws: Workspace | undefined, global: GlobalSet
   return apps.length ? apps : [global];
 }
 
-/** The config dir is readable; storage, state, symlink and desktop-entry directories are writable. */
+/**
+ * The config dir is readable; storage, state, symlink and desktop-entry directories are writable;
+ * files kept aside as `.foreign-` in a storage dir are listed.
+ */
 export async function dirChecks(
   ctx: Context,
   ws: Workspace | undefined,
@@ -91,6 +95,7 @@ export async function dirChecks(
       'fix its permissions or set storage_dir to a folder you own',
     ),
   );
+  checks.push(await foreignFilesCheck(storage));
   checks.push(
     await dirCheck(
       'state-dir',

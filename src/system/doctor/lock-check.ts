@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../core/context.js';
-import { bootId, type LockOwner } from '../../state/lock.js';
+import { MAX_LOCK_FILE_BYTES, readLocalJson } from '../../state/local-json.js';
+import { bootId, lockOwnerOf } from '../../state/lock.js';
 import { check, type DoctorCheck } from './types.js';
 
 function alive(pid: number): boolean {
@@ -15,11 +15,10 @@ function alive(pid: number): boolean {
 /** A lock left by a run that no longer exists (other boot, dead pid) or that cannot be read. */
 export async function lockCheck(ctx: Context): Promise<DoctorCheck> {
   const file = ctx.paths.lockFile;
-  let text: string;
+  let read;
   try {
-    text = await readFile(file, 'utf8');
+    read = readLocalJson(file, MAX_LOCK_FILE_BYTES);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return check('lock', 'ok', 'no run in progress');
     return check(
       'lock',
       'fail',
@@ -27,13 +26,8 @@ export async function lockCheck(ctx: Context): Promise<DoctorCheck> {
       'fix the permissions of the state directory',
     );
   }
-  let owner: LockOwner | undefined;
-  try {
-    const v = JSON.parse(text) as LockOwner;
-    owner = typeof v.pid === 'number' ? v : undefined;
-  } catch {
-    owner = undefined;
-  }
+  if (read.kind === 'missing') return check('lock', 'ok', 'no run in progress');
+  const owner = read.kind === 'ok' ? lockOwnerOf(read.value) : undefined;
   const hint = `the next run replaces it; or delete ${file}`;
   if (!owner) return check('lock', 'warn', `the lock ${file} is unreadable (half-written or damaged)`, hint);
   if (owner.bootId !== (await bootId())) {

@@ -1,5 +1,5 @@
-import { routeRepository } from '../../sources/forge/detect.js';
-import { hubApiBase } from '../../sources/forge/token.js';
+import { hubApiBase } from '../../config/hub-api-base.js';
+import { sourceFor } from '../../sources/index.js';
 import { pickToken } from '../../config/settings.js';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
@@ -25,17 +25,17 @@ export function hubTargets(ctx: Context, ws: Workspace | undefined, global: Glob
     },
   ];
   for (const app of ws?.apps ?? []) {
-    if (!app.ok || app.settings.strategy.strategy !== 'forge') continue;
-    let route;
+    if (!app.ok) continue;
+    let base;
     try {
-      route = routeRepository(app.settings.strategy.repository, app.settings);
+      base = sourceFor(app.settings).hubApiBase;
     } catch {
       continue;
     }
-    if (route.kind !== 'hub') continue;
+    if (base === undefined) continue;
     const token = app.settings.token;
-    if (!targets.some((t) => t.base === route.apiBase && t.token?.value === token?.value))
-      targets.push({ base: route.apiBase, token });
+    if (!targets.some((t) => t.base === base && t.token?.value === token?.value))
+      targets.push({ base, token });
   }
   return targets;
 }
@@ -77,7 +77,12 @@ async function probe(ctx: Context, target: HubTarget, suffix: string): Promise<D
   const id = (name: string): string => `${name}${suffix}`;
   let res;
   try {
-    res = await request(url, { headers, timeoutMs: 15_000, retries: 1, credentialsUnder: target.base });
+    res = await request(ctx.http, url, {
+      headers,
+      timeoutMs: 15_000,
+      retries: 1,
+      credentialsUnder: target.base,
+    });
   } catch (err) {
     return [
       check(

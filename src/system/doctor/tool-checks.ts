@@ -1,12 +1,22 @@
 import { access, constants } from 'node:fs/promises';
 import { delimiter, resolve } from 'node:path';
-import type { GlobalSettings } from '../../config/types.js';
+import type { AppSettings, GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../core/context.js';
+import { sourceFor, type ProgramNeed } from '../../sources/index.js';
 import { findProgram } from '../find-program.js';
 import { appSettingsOrGlobal } from './dir-checks.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
+
+/** The program the app's source runs; none for an app whose repository URL no forge can use. */
+function runsOf(settings: AppSettings): ProgramNeed | undefined {
+  try {
+    return sourceFor(settings).runs;
+  } catch {
+    return undefined;
+  }
+}
 
 function trimDir(dir: string): string {
   return resolve(dir).replace(/\/+$/, '') || '/';
@@ -19,11 +29,10 @@ export async function toolChecks(
   global: GlobalSettings,
 ): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
-  const scripts = (ws?.apps ?? []).flatMap((a) =>
-    a.ok && a.settings.strategy.strategy === 'script'
-      ? [{ name: a.name, path: a.settings.strategy.script_path }]
-      : [],
-  );
+  const scripts = (ws?.apps ?? []).flatMap((a) => {
+    const runs = a.ok ? runsOf(a.settings) : undefined;
+    return runs?.program === 'bash' ? [{ name: a.name, path: runs.file }] : [];
+  });
   if (scripts.length === 0) {
     checks.push(check('scripts', 'ok', 'no script recipes'));
   } else {

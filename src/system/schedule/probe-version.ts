@@ -4,7 +4,7 @@ import { runProgram } from '../run-program.js';
 export type VersionProbe = { ok: true; version: string } | { ok: false; detail: string };
 
 /** A launcher prints one short line; anything slower or larger is not a working appimage-keeper. */
-const PROBE_TIMEOUT_MS = 5000;
+export const PROBE_TIMEOUT_MS = 5000;
 const PROBE_MAX_OUTPUT = 64 * 1024;
 
 // Enough for a version or an error line; the rest is noise in a one-line report.

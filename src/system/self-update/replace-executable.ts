@@ -1,9 +1,12 @@
 /**
- * Downloads a new standalone executable next to the running one and renames it over it: the same
- * downloader and checks as an app (size, SHA-256, ELF machine), then one atomic rename that keeps
- * the file's mode. A failure at any step deletes the temp file and leaves the old executable.
+ * Downloads a new standalone executable next to the running one and renames it over it. In order:
+ * a published digest and a plausible size, the caller's authenticity check of that digest (an
+ * attestation, before any byte is downloaded), the same downloader and checks as an app (size,
+ * SHA-256, ELF machine), a smoke test (`--version` must answer the release's version), then the
+ * old file is kept as `<exe>.previous` and one atomic rename puts the new one in place, with the
+ * old file's mode. A failure at any step deletes the temp file and leaves the old executable.
  */
-import { access, chmod, constants, realpath, rename, rm, stat } from 'node:fs/promises';
+import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hostArch } from '../../appimage/elf.js';
 import { verifyExecutable } from '../../appimage/verify.js';
@@ -13,32 +16,45 @@ import { KeeperError } from '../../core/errors.js';
 import { expectedChecksum } from '../../app/checksum.js';
 import { downloadResolution } from '../../app/download-resolution.js';
 import { cleanStaleTemps } from '../../transfer/download/index.js';
+import { fsyncDir } from '../../state/atomic-write.js';
 import type { Resolution } from '../../sources/types.js';
-
-const TEMP_PREFIX = '.appimage-keeper-self-';
+import { keepPrevious } from './previous.js';
+import { requireWritableDir, SELF_TEMP_PREFIX } from './self-files.js';
+import { smokeTest } from './smoke-test.js';
 /** Node's binary with the CLI is ~85 MiB; anything far larger is not our executable. */
 const MAX_EXECUTABLE_BYTES = 512 * 1024 * 1024;
 
-/** Replaces `executable` (a symlink is followed) with the verified asset; returns bytes fetched. */
-export async function replaceExecutable(
+/** What the new executable must be besides its bytes. */
+export interface Replacement<A> {
+  /** The release's version, which the new file's `--version` must print. */
+  version: string;
+  /** Checks that the published digest is ours (throws to refuse); runs before the download. */
+  authenticate(sha256: string): Promise<A>;
+}
+
+/** What a replacement did. */
+export interface Replaced<A> {
+  path: string;
+  bytes: number;
+  /** Where the replaced executable was kept. */
+  previous: string;
+  authenticity: A;
+}
+
+/** Replaces `executable` (a symlink is followed) with the verified asset. */
+export async function replaceExecutable<A>(
   executable: string,
   resolution: Resolution,
   settings: AppSettings,
   ctx: Context,
   signal: AbortSignal,
-): Promise<{ path: string; bytes: number }> {
+  want: Replacement<A>,
+): Promise<Replaced<A>> {
   const target = await realpath(executable);
   const dir = dirname(target);
-  try {
-    await access(dir, constants.W_OK);
-  } catch (err) {
-    throw new KeeperError('SELF_UPDATE_NOT_WRITABLE', `cannot write to ${dir}, where ${target} lives`, {
-      cause: err,
-      hint: 'run self-update as the user who owns that folder, or download the new executable by hand',
-    });
-  }
+  await requireWritableDir(dir, target);
   // The digest is not optional here: the file replaced is the tool that checks all the others.
-  const sha256 = await expectedChecksum(resolution, signal);
+  const sha256 = await expectedChecksum(ctx.http, resolution, signal, 'self-update');
   if (!sha256) {
     throw new KeeperError(
       'SELF_UPDATE_NO_DIGEST',
@@ -54,13 +70,16 @@ export async function replaceExecutable(
       { hint: 'the release asset is not a standalone executable of this tool' },
     );
   }
+  const authenticity = await want.authenticate(sha256);
   const { mode } = await stat(target);
-  await cleanStaleTemps(dir, TEMP_PREFIX);
+  await cleanStaleTemps(dir, SELF_TEMP_PREFIX);
   const result = await downloadResolution(settings, resolution, ctx, {
     destDir: dir,
-    tempPrefix: TEMP_PREFIX,
+    tempPrefix: SELF_TEMP_PREFIX,
     signal,
+    phase: 'self-update',
   });
+  let previous: string;
   try {
     await verifyExecutable(
       result.path,
@@ -72,15 +91,18 @@ export async function replaceExecutable(
       result.sha256,
     );
     await chmod(result.path, mode & 0o7777);
+    await smokeTest(result.path, want.version, ctx.env);
+    previous = await keepPrevious(target);
     await rename(result.path, target);
   } catch (err) {
     await rm(result.path, { force: true });
     throw err;
   }
+  await fsyncDir(dir);
   ctx.emit({
     type: 'info',
     app: settings.name,
-    message: `verified and replaced ${target} (sha256 ${sha256})`,
+    message: `verified and replaced ${target} (sha256 ${sha256}); the old one is ${previous}`,
   });
-  return { path: target, bytes: result.size };
+  return { path: target, bytes: result.size, previous, authenticity };
 }

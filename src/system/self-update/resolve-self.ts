@@ -9,7 +9,7 @@ import type { Context } from '../../core/context.js';
 import { KeeperError } from '../../core/errors.js';
 import { resolveApp } from '../../sources/resolve.js';
 import { createMemoryResolverStore } from '../../sources/memory-store.js';
-import type { Resolution } from '../../sources/types.js';
+import type { ResolveDeps, Resolution } from '../../sources/types.js';
 import { timeText } from '../../core/time-text.js';
 
 /** Name under which the tool's own release is resolved and reported. */
@@ -30,15 +30,19 @@ export function selfSettings(ws: Workspace, ctx: Context, repository: string, gl
 /** One resolver memo per self-update, so looking for two asset kinds costs one request. */
 export interface SelfResolver {
   resolve(settings: AppSettings): Promise<Resolution>;
+  /** The same context, store and memo, for the attestation lookup of the resolved asset. */
+  deps: ResolveDeps;
 }
 
 /** Creates a resolver whose requests share one memo and an in-memory cache. */
 export function createSelfResolver(ctx: Context, signal: AbortSignal): SelfResolver {
   const store = createMemoryResolverStore();
   const memo = new Map<string, Promise<unknown>>();
+  const deps: ResolveDeps = { ctx, store, memo, signal };
   return {
+    deps,
     async resolve(settings) {
-      const outcome = await resolveApp(settings, { ctx, store, memo, signal });
+      const outcome = await resolveApp(settings, deps);
       if (outcome.kind === 'rate_limited') {
         throw new KeeperError('SELF_UPDATE_RATE_LIMITED', `${outcome.host}: ${outcome.message}`, {
           hint: `try again after ${timeText(outcome.retryAt)}, or set a hub token`,

@@ -1,7 +1,9 @@
 /**
  * `self-update`: find the newest release of the tool's own repository and, for the standalone
- * executable, replace it; for npm or a clone, say which command updates it (those files belong
- * to npm or git, not to us). Returns data only; the CLI prints it.
+ * executable, replace it once an attestation by our release workflow vouches for it (or
+ * `--insecure` waives that); for npm or a clone, say which command updates it (those files belong
+ * to npm or git, not to us). `--rollback` puts the kept previous executable back. Returns data
+ * only; the CLI prints it.
  */
 import semver from 'semver';
 import type { Workspace } from '../../config/workspace.js';
@@ -10,8 +12,12 @@ import { KeeperError } from '../../core/errors.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { VERSION } from '../../core/version.js';
 import type { Resolution } from '../../sources/types.js';
+import type { BuildIdentity } from '../../trust/provenance/identity.js';
+import { embeddedRoot, type LoadedRoot, type RootName } from '../../trust/provenance/trusted-root.js';
 import { standaloneAssetGlob } from './asset-name.js';
+import { requireSelfAttestation } from './attest-self.js';
 import type { InstallKind } from './install-kind.js';
+import { rollbackExecutable } from './previous.js';
 import { replaceExecutable } from './replace-executable.js';
 import { createSelfResolver, selfSettings, type SelfResolver } from './resolve-self.js';
 
@@ -21,6 +27,16 @@ export interface SelfUpdateOptions {
   repository: string;
   /** Replace even when the release is not newer (same version reinstalled). */
   force: boolean;
+  /** `--insecure`: install without an attestation by our release workflow (a warning says so). */
+  insecure?: boolean;
+  /** `--rollback`: restore `<exe>.previous` instead of looking for a release. */
+  rollback?: boolean;
+  /**
+   * The trusted roots attestations verify against. Default: the embedded ones (which only a
+   * test-hooks build lets APPIMAGE_KEEPER_TEST_TRUSTED_ROOT replace); in-process tests pass a
+   * test CA's. The CLI never sets it.
+   */
+  rootFor?: (name: RootName) => LoadedRoot;
   /** The running version (VERSION; tests pass another). */
   currentVersion?: string;
   signal: AbortSignal;
@@ -36,7 +52,12 @@ export type SelfUpdateResult =
       latest: string;
       path: string;
       bytes_downloaded: number;
+      /** The replaced executable, kept for `--rollback`. */
+      previous: string;
+      /** Who built it, from the verified attestation; null under `--insecure`. */
+      provenance: SelfProvenance | null;
     }
+  | { status: 'rolled_back'; install: 'standalone'; path: string; previous: string }
   | {
       status: 'manual';
       install: 'npm' | 'source';
@@ -46,12 +67,21 @@ export type SelfUpdateResult =
       command: string;
     };
 
+/** The attested build of a new executable (`self-update --json`'s `provenance`). */
+export interface SelfProvenance {
+  signer_workflow: string;
+  source_repository: string;
+  source_commit?: string | undefined;
+  source_ref?: string | undefined;
+}
+
 /** Resolves the newest release and updates or advises according to the install kind. */
 export async function selfUpdate(
   ctx: Context,
   ws: Workspace,
   opts: SelfUpdateOptions,
 ): Promise<SelfUpdateResult> {
+  if (opts.rollback) return rollback(opts.install);
   const current = opts.currentVersion ?? VERSION;
   const resolver = createSelfResolver(ctx, opts.signal);
   const exeSettings = selfSettings(ws, ctx, opts.repository, standaloneAssetGlob(ctx.arch));
@@ -73,7 +103,25 @@ export async function selfUpdate(
     const command = `cd ${shellQuote(install.dir)} && git pull && npm ci && npm run build`;
     return { status: 'manual', install: 'source', current, latest, command };
   }
-  const replaced = await replaceExecutable(install.executable, resolution, exeSettings, ctx, opts.signal);
+  const rootFor = opts.rootFor ?? ((name: RootName) => embeddedRoot(name, ctx.env));
+  const replaced = await replaceExecutable(install.executable, resolution, exeSettings, ctx, opts.signal, {
+    version: latest,
+    authenticate: async (sha256) => {
+      if (!opts.insecure) {
+        const release = { assetName: resolution.assetName, tag: resolution.version };
+        return provenanceJson(
+          await requireSelfAttestation(exeSettings, sha256, release, resolver.deps, rootFor),
+        );
+      }
+      ctx.emit({
+        type: 'warning',
+        app: exeSettings.name,
+        code: 'SELF_UPDATE_INSECURE',
+        message: `--insecure: installing ${resolution.assetName} without checking that appimage-keeper's release workflow built it; only its SHA-256 and a --version run are checked`,
+      });
+      return null;
+    },
+  });
   return {
     status: 'updated',
     install: 'standalone',
@@ -81,6 +129,34 @@ export async function selfUpdate(
     latest,
     path: replaced.path,
     bytes_downloaded: replaced.bytes,
+    previous: replaced.previous,
+    provenance: replaced.authenticity,
+  };
+}
+
+async function rollback(install: InstallKind): Promise<SelfUpdateResult> {
+  if (install.kind !== 'standalone') {
+    throw new KeeperError(
+      'SELF_UPDATE_NO_PREVIOUS',
+      `only the standalone executable keeps a previous version; this one was installed with ${install.kind === 'npm' ? 'npm' : 'a clone'}`,
+      {
+        hint:
+          install.kind === 'npm'
+            ? 'install the version you want with npm install -g appimage-keeper@<version>'
+            : 'check out the version you want and run npm run build',
+      },
+    );
+  }
+  const { path, previous } = await rollbackExecutable(install.executable);
+  return { status: 'rolled_back', install: 'standalone', path, previous };
+}
+
+function provenanceJson(id: BuildIdentity): SelfProvenance {
+  return {
+    signer_workflow: id.workflow,
+    source_repository: id.sourceRepository,
+    source_commit: id.sourceCommit,
+    source_ref: id.sourceRef,
   };
 }
 

@@ -1,7 +1,8 @@
-import { parseContentRange } from '../zsync/content-range.js';
-import { discardBody, header, networkError, openGet, type HttpSession } from '../zsync/http.js';
+import { parseContentRange } from '../ranges/content-range.js';
+import { headerValue } from '../../http/headers.js';
+import { discardBody, networkError, openGet, type HttpSession } from '../zsync/http.js';
 import { blockmapError } from './errors.js';
-import { parseBlockMap, tailJsonLength, TRAILER_BYTES, type BlockMap } from './format.js';
+import { decodeBlockMap, tailJsonLength, TRAILER_BYTES, type BlockMap } from './format.js';
 
 /** The new file's block map with the raw tail bytes (they are written into the result as they are). */
 export interface RemoteBlockMap {
@@ -12,14 +13,28 @@ export interface RemoteBlockMap {
   url: string;
 }
 
+/** What the release says of the new file, checked before its block map is read. */
+export interface RemoteFileBounds {
+  /** The asset's size as the release states it. */
+  expectedSize?: number | undefined;
+  /** max_asset_size. */
+  maxBytes?: number | undefined;
+}
+
 /**
  * Reads the block map at the end of the file at `url` with two range requests: `bytes=-4` for the
- * length (and, from its Content-Range, the file size), then the deflated JSON. A file without a
- * valid block map throws `BLOCKMAP_NONE_REMOTE`; a server without ranges `BLOCKMAP_NO_RANGES`.
+ * length (and, from its Content-Range, the file size), then the deflated JSON. The size is held to
+ * `bounds` first, since it sets how much JSON the map may inflate to. A file without a valid block
+ * map throws `BLOCKMAP_NONE_REMOTE`; a server without ranges `BLOCKMAP_NO_RANGES`.
  */
-export async function fetchRemoteBlockMap(session: HttpSession, url: string): Promise<RemoteBlockMap> {
+export async function fetchRemoteBlockMap(
+  session: HttpSession,
+  url: string,
+  bounds: RemoteFileBounds = {},
+): Promise<RemoteBlockMap> {
   const first = await rangeBody(session, url, `bytes=-${TRAILER_BYTES}`, TRAILER_BYTES);
   const fileSize = first.total;
+  checkFileSize(first.url, fileSize, bounds);
   const length = tailJsonLength(first.body, fileSize);
   if (length === undefined || first.first !== fileSize - TRAILER_BYTES)
     throw blockmapError('NONE_REMOTE', `${first.url} carries no block map`);
@@ -27,9 +42,23 @@ export async function fetchRemoteBlockMap(session: HttpSession, url: string): Pr
   const json = await rangeBody(session, first.url, `bytes=${start}-${fileSize - TRAILER_BYTES - 1}`, length);
   if (json.total !== fileSize || json.first !== start)
     throw blockmapError('TARGET_CHANGED', `${json.url} changed size while its block map was read`);
-  const map = parseBlockMap(json.body, fileSize);
-  if (!map) throw blockmapError('NONE_REMOTE', `${json.url} carries no block map`);
+  const map = decodeBlockMap(json.body, fileSize);
+  if ('refused' in map)
+    throw blockmapError('NONE_REMOTE', `${json.url} carries no block map (${map.refused})`);
   return { map, tail: Buffer.concat([json.body, first.body]), url: json.url };
+}
+
+function checkFileSize(url: string, fileSize: number, bounds: RemoteFileBounds): void {
+  if (bounds.expectedSize !== undefined && fileSize !== bounds.expectedSize)
+    throw blockmapError(
+      'TARGET_CHANGED',
+      `${url} is ${fileSize} bytes but the release's asset has ${bounds.expectedSize}`,
+    );
+  if (bounds.maxBytes !== undefined && fileSize > bounds.maxBytes)
+    throw blockmapError(
+      'TARGET_TOO_LARGE',
+      `${url} is ${fileSize} bytes, over max_asset_size (${bounds.maxBytes})`,
+    );
 }
 
 /** One single-range GET whose 206 body (at most `maxBytes`) is read into memory. */
@@ -56,7 +85,7 @@ async function rangeBody(
       details: { url: res.url, status: res.status },
     });
   }
-  const cr = parseContentRange(header(res.headers, 'content-range'));
+  const cr = parseContentRange(headerValue(res.headers, 'content-range'));
   const want = cr ? cr.last - cr.first + 1 : 0;
   if (!cr || cr.total === undefined || want > maxBytes) {
     discardBody(res.body);

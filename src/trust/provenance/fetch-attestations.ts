@@ -1,17 +1,15 @@
 /**
  * Getting the attestations of one asset digest: the hub's
- * `GET {api}/repos/{owner}/{repo}/attestations/sha256:{hex}` (with the hub token and the same
- * rate-limit windows as release metadata), then any bundle that is only linked (`bundle_url`,
- * another host, Snappy-compressed) fetched without credentials and with bounded sizes.
+ * `GET {api}/repos/{owner}/{repo}/attestations/sha256:{hex}` through the source's own fetch (the
+ * hub token and the same rate-limit windows as release metadata), then any bundle that is only
+ * linked (`bundle_url`, another host, Snappy-compressed) fetched without credentials and with
+ * bounded sizes.
  */
 import * as z from 'zod';
-import type { AppSettings } from '../../config/types.js';
+import { parseJsonWithin, type JsonLimits } from '../../core/bounded-json.js';
 import { KeeperError } from '../../core/errors.js';
-import type { HubRepo } from '../../sources/forge/hub.js';
-import { fetchMetadata } from '../../sources/forge/metadata.js';
-import { hubApiHeaders } from '../../sources/forge/token.js';
 import { request } from '../../http/http.js';
-import type { ResolveDeps } from '../../sources/types.js';
+import type { HttpSettings } from '../../http/settings.js';
 import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
 
@@ -19,6 +17,11 @@ import { decodeSnappy } from './snappy.js';
 export const MAX_ATTESTATIONS = 32;
 /** Largest compressed blob fetched from a `bundle_url`. */
 const MAX_BLOB_BYTES = 2 * 1024 * 1024;
+/**
+ * A Sigstore bundle is a few levels deep (envelope, verification material, log entries with their
+ * inclusion proofs) and holds some hundreds of values; these limits are far above that.
+ */
+export const BUNDLE_JSON_LIMITS: JsonLimits = { maxDepth: 32, maxValues: 10_000 };
 
 const Entry = z.object({
   bundle: z.record(z.string(), z.unknown()).nullish(),
@@ -34,32 +37,31 @@ export type AttestationList =
   | { kind: 'ok'; entries: AttestationEntry[]; requests: number; url: string }
   | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number };
 
-/** The attestations endpoint of a digest. */
-export function attestationsUrl(repo: HubRepo, hex: string): string {
-  return `${repo.apiBase}/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/attestations/sha256:${hex}`;
+/**
+ * Where the source of an asset publishes its attestations: the repository, the endpoint of a
+ * digest, and a fetch of it that keeps the source's token rule and rate-limit windows and throws
+ * its KeeperErrors (FORGE_NOT_FOUND, FORGE_FORBIDDEN, ...). Declared here rather than imported so
+ * trust does not depend on sources; src/sources/source.ts's AttestationEndpoint has this shape.
+ */
+export interface AttestationHost {
+  readonly owner: string;
+  readonly repo: string;
+  url(hex: string): string;
+  fetch(
+    url: string,
+    what: string,
+  ): Promise<
+    | { kind: 'ok'; body: unknown; requests: number }
+    | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number }
+  >;
 }
 
 /** Lists the attestations the hub has for `sha256:<hex>`; a 404 is an empty list. */
-export async function listAttestations(
-  repo: HubRepo,
-  hex: string,
-  settings: AppSettings,
-  deps: ResolveDeps,
-): Promise<AttestationList> {
-  const url = attestationsUrl(repo, hex);
+export async function listAttestations(host: AttestationHost, hex: string): Promise<AttestationList> {
+  const url = host.url(hex);
   let result;
   try {
-    result = await fetchMetadata(
-      {
-        url,
-        headers: hubApiHeaders(url, settings),
-        credentialsUnder: repo.apiBase,
-        conditional: false,
-        what: `attestations of sha256:${hex} in ${repo.owner}/${repo.repo}`,
-      },
-      settings,
-      deps,
-    );
+    result = await host.fetch(url, `attestations of sha256:${hex} in ${host.owner}/${host.repo}`);
   } catch (err) {
     if (err instanceof KeeperError && err.code === 'FORGE_NOT_FOUND') {
       return { kind: 'ok', entries: [], requests: 1, url };
@@ -73,7 +75,14 @@ export async function listAttestations(
     }
     throw err;
   }
-  if (result.kind === 'rate_limited') return result;
+  if (result.kind === 'rate_limited') {
+    return {
+      kind: 'rate_limited',
+      retryAt: result.retryAt,
+      message: result.message,
+      requests: result.requests,
+    };
+  }
   const parsed = Answer.safeParse(result.body);
   if (!parsed.success) {
     throw new ProvenanceError('PROVENANCE_NONE', `unexpected attestations answer from ${url}`);
@@ -91,6 +100,7 @@ export async function listAttestations(
  * (the URL is another host's; the hub token never goes there) and decoded from Snappy.
  */
 export async function entryBundle(
+  http: HttpSettings,
   entry: AttestationEntry,
   signal: AbortSignal | undefined,
 ): Promise<{ bundle: unknown; requests: number }> {
@@ -105,7 +115,8 @@ export async function entryBundle(
   }
   let res;
   try {
-    res = await request(url, {
+    res = await request(http, url, {
+      phase: 'attestation',
       headers: { accept: 'application/octet-stream' },
       maxBodyBytes: MAX_BLOB_BYTES,
       ...(signal ? { signal } : {}),
@@ -123,9 +134,9 @@ export async function entryBundle(
     );
   }
   const json = decodeSnappy(res.body, `the attestation bundle at ${url}`);
-  try {
-    return { bundle: JSON.parse(json.toString('utf8')) as unknown, requests: res.requests };
-  } catch {
-    throw new ProvenanceError('PROVENANCE_INVALID', `the attestation bundle at ${url} is not JSON`);
+  const parsed = parseJsonWithin(json.toString('utf8'), BUNDLE_JSON_LIMITS);
+  if (!parsed.ok) {
+    throw new ProvenanceError('PROVENANCE_INVALID', `the attestation bundle at ${url} ${parsed.message}`);
   }
+  return { bundle: parsed.value, requests: res.requests };
 }

@@ -5,12 +5,11 @@
  * installed bytes to the attested digest. A digest verified once is never looked up again.
  */
 import type { AppSettings } from '../../config/types.js';
-import { routeRepository } from '../../sources/forge/detect.js';
+import type { Context } from '../../core/context.js';
 import type { ProvenanceRecord } from '../../state/types.js';
-import type { ResolveDeps, Resolution } from '../../sources/types.js';
 import { checkAttestation, claimedKind, type AttestationTarget } from './check-attestation.js';
 import { ALWAYS_FATAL, ProvenanceError, ProvenanceRateLimited, worstFailure } from './errors.js';
-import { entryBundle, listAttestations } from './fetch-attestations.js';
+import { entryBundle, listAttestations, type AttestationHost } from './fetch-attestations.js';
 import { allowedHosts } from './identity.js';
 import { embeddedRoot, type LoadedRoot, type RootName } from './trusted-root.js';
 
@@ -20,6 +19,24 @@ export interface ProvenanceOutcome {
   warnings: string[];
   /** HTTP exchanges spent (0 when off or already verified). */
   requests: number;
+}
+
+/** What the stage needs of the run, and where the app's source publishes attestations (none: undefined). */
+export interface ProvenanceDeps {
+  ctx: Context;
+  signal?: AbortSignal | undefined;
+  attestations: AttestationHost | undefined;
+}
+
+/** The release asset about to be downloaded, as its source described it. */
+export interface AttestedAsset {
+  /** The release tag. */
+  version: string;
+  assetName: string;
+  /** Lower-case hex SHA-256 the forge published. */
+  sha256?: string | undefined;
+  /** The release can no longer change, so a release attestation exists for it. */
+  immutable?: boolean | undefined;
 }
 
 interface Findings {
@@ -36,16 +53,15 @@ interface Findings {
  */
 export async function checkProvenance(
   settings: AppSettings,
-  resolution: Resolution,
+  resolution: AttestedAsset,
   installed: ProvenanceRecord | undefined,
-  deps: ResolveDeps,
+  deps: ProvenanceDeps,
   rootFor: (name: RootName) => LoadedRoot = (name) => embeddedRoot(name, deps.ctx.env),
 ): Promise<ProvenanceOutcome> {
   const mode = settings.provenance;
   if (mode === 'off') return { warnings: [], requests: 0 };
-  const strategy = settings.strategy;
-  const route = strategy.strategy === 'forge' ? routeRepository(strategy.repository, settings) : undefined;
-  if (route?.kind !== 'hub') {
+  const host = deps.attestations;
+  if (!host) {
     return decide(settings, deps, [
       new ProvenanceError(
         'PROVENANCE_NONE',
@@ -70,7 +86,7 @@ export async function checkProvenance(
     (settings.release_attestation === 'auto' && resolution.immutable === true);
   let listed;
   try {
-    listed = await listAttestations(route, hex, settings, deps);
+    listed = await listAttestations(host, hex);
   } catch (err) {
     // The hub refused or failed: no evidence either way, so the policy decides (warn or fail).
     if (err instanceof ProvenanceError) return decide(settings, deps, [err]);
@@ -83,8 +99,8 @@ export async function checkProvenance(
     return { warnings: [message], requests: listed.requests };
   }
   const target: AttestationTarget = {
-    owner: route.owner,
-    repo: route.repo,
+    owner: host.owner,
+    repo: host.repo,
     hosts: allowedHosts(settings.hub_release_web_url),
     signer: settings.provenance_signer,
     sha256: hex,
@@ -123,9 +139,9 @@ export async function checkProvenance(
 }
 
 async function examine(
-  entries: readonly Parameters<typeof entryBundle>[0][],
+  entries: readonly Parameters<typeof entryBundle>[1][],
   target: AttestationTarget,
-  deps: ResolveDeps,
+  deps: ProvenanceDeps,
   rootFor: (name: RootName) => LoadedRoot,
 ): Promise<Findings> {
   const found: Findings = { buildFailures: [], releaseFailures: [], requests: 0 };
@@ -133,7 +149,7 @@ async function examine(
     if (found.build && found.release) break;
     let kind: 'build' | 'release' | 'other' = 'build';
     try {
-      const { bundle, requests } = await entryBundle(entry, deps.signal);
+      const { bundle, requests } = await entryBundle(deps.ctx.http, entry, deps.signal);
       found.requests += requests;
       kind = claimedKind(bundle);
       const checked = checkAttestation(bundle, target, rootFor);
@@ -164,7 +180,7 @@ async function examine(
  */
 function decide(
   settings: AppSettings,
-  deps: ResolveDeps,
+  deps: ProvenanceDeps,
   failures: readonly ProvenanceError[],
   mustPass: ReadonlySet<ProvenanceError> = new Set(),
 ): ProvenanceOutcome {

@@ -1,5 +1,6 @@
 /** The in-toto statement inside an attestation: its predicate type and the subjects it vouches for. */
 import * as z from 'zod';
+import { parseJsonWithin, type JsonLimits } from '../../core/bounded-json.js';
 import { ProvenanceError, shown } from './errors.js';
 
 /** SLSA build provenance, as GitHub artifact attestations write it. */
@@ -25,17 +26,16 @@ const Statement = z.object({
 /** A parsed statement. */
 export type Statement = z.infer<typeof Statement>;
 
+/** Room for the 10,000 subjects accepted below (a few values each) and a deep predicate. */
+export const STATEMENT_JSON_LIMITS: JsonLimits = { maxDepth: 32, maxValues: 100_000 };
+
 const ReleasePredicate = z.object({ repository: z.string(), tag: z.string() });
 
 /** Parses the DSSE payload; a payload that is not an in-toto statement is PROVENANCE_INVALID. */
 export function parseStatement(payload: Buffer): Statement {
-  let json: unknown;
-  try {
-    json = JSON.parse(payload.toString('utf8'));
-  } catch {
-    throw new ProvenanceError('PROVENANCE_INVALID', 'the attestation payload is not JSON');
-  }
-  const parsed = Statement.safeParse(json);
+  const json = parseJsonWithin(payload.toString('utf8'), STATEMENT_JSON_LIMITS);
+  if (!json.ok) throw new ProvenanceError('PROVENANCE_INVALID', `the attestation payload ${json.message}`);
+  const parsed = Statement.safeParse(json.value);
   if (!parsed.success || !parsed.data._type.startsWith('https://in-toto.io/Statement/')) {
     throw new ProvenanceError('PROVENANCE_INVALID', 'the attestation payload is not an in-toto statement');
   }

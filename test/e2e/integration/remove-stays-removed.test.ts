@@ -36,7 +36,8 @@ void describe('remove keeps the app removed', () => {
     assert.equal(u.code, 0, u.stderr);
     assert.equal(appOf(u, app).status, 'skipped');
     assert.equal(appOf(u, app).reason, `removed; run \`update ${app}\` to install it again`);
-    assert.deepEqual(await listDir(w.storageDir), ['stays.AppImage']);
+    assert.deepEqual(await listDir(w.storageDir), ['.appimage-keeper-owners', 'stays.AppImage']);
+    assert.deepEqual(await listDir(join(w.storageDir, '.appimage-keeper-owners')), ['stays.AppImage.owner']);
     const human = await w.cli(['update', '--show-all']);
     assert.match(human.stdout, new RegExp(`skipped +${app} +removed; run \`update ${app}\``));
     // check does not report it either, unless it is named.

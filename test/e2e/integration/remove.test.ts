@@ -113,7 +113,11 @@ void describe('remove', () => {
     assert.equal(appOf(r, 'foldered').purged_recipe, join(w.home.appsDir, 'foldered'));
     assert.equal(appOf(r, 'flat').purged_recipe, join(w.home.appsDir, 'flat.yml'));
     assert.deepEqual(await listDir(w.home.appsDir), ['neighbour']);
-    assert.deepEqual(await listDir(w.storageDir), ['neighbour.AppImage']);
+    assert.deepEqual(await listDir(w.storageDir), ['.appimage-keeper-owners', 'neighbour.AppImage']);
+    // The owner records of removed files went with them.
+    assert.deepEqual(await listDir(join(w.storageDir, '.appimage-keeper-owners')), [
+      'neighbour.AppImage.owner',
+    ]);
     assert.deepEqual(await listDir(w.applicationsDir), ['neighbour.desktop']);
     const st = await w.state();
     assert.deepEqual(Object.keys(st.apps), ['neighbour']);
@@ -172,7 +176,10 @@ void describe('remove', () => {
     );
     assert.ok(appOf(r, 'orphan').removed.includes(join(w.storageDir, 'orphan.AppImage')));
     assert.deepEqual([...(r.json?.temp_files_removed ?? [])].sort(), [temp, legacy].sort());
-    assert.deepEqual(await listDir(w.storageDir), [live, 'Other.AppImage', 'keep.AppImage'].sort());
+    assert.deepEqual(
+      await listDir(w.storageDir),
+      ['.appimage-keeper-owners', live, 'Other.AppImage', 'keep.AppImage'].sort(),
+    );
     await rm(join(w.storageDir, live));
     assert.deepEqual(await listDir(w.applicationsDir), ['keep.desktop']);
     assert.deepEqual(Object.keys((await w.state()).apps), ['keep']);

@@ -10,6 +10,7 @@ import { appOf } from '../../helpers/json-output.js';
 import { execInstalled } from '../../helpers/run-program.js';
 
 const PREVIOUS = '.appimage-keeper-previous';
+const OWNERS = '.appimage-keeper-owners';
 
 void describe('update: file names, previous version and symlinks', { concurrency: true }, () => {
   const suite = useUpdateSuite();
@@ -27,7 +28,7 @@ void describe('update: file names, previous version and symlinks', { concurrency
 
   void test('naming_format {version}: v2 gets its own name, v1 is removed only after v2 is in place', async () => {
     const w = await installedV1('named', 'naming_format: "{name}-{version}.AppImage"\nkeep_previous: false');
-    assert.deepEqual(await readdir(w.storageDir), ['named-1.0.0.AppImage']);
+    assert.deepEqual((await readdir(w.storageDir)).sort(), [OWNERS, 'named-1.0.0.AppImage']);
     await publish(suite.sim, 'named', '2.0.0');
     // inotify reports the directory's changes in order: the new name must show up before the old one goes.
     const seen: string[] = [];
@@ -49,7 +50,9 @@ void describe('update: file names, previous version and symlinks', { concurrency
     const appeared = seen.indexOf('named-2.0.0.AppImage');
     const removed = seen.lastIndexOf('named-1.0.0.AppImage');
     assert.ok(appeared >= 0 && removed > appeared, `events in order: ${seen.join(', ')}`);
-    assert.deepEqual(await readdir(w.storageDir), ['named-2.0.0.AppImage']);
+    assert.deepEqual((await readdir(w.storageDir)).sort(), [OWNERS, 'named-2.0.0.AppImage']);
+    // v1's owner record went with it.
+    assert.deepEqual(await readdir(join(w.storageDir, OWNERS)), ['named-2.0.0.AppImage.owner']);
     assert.equal(await execInstalled(join(w.storageDir, 'named-2.0.0.AppImage')), 'named 2.0.0');
     assert.equal((await w.state()).apps.named?.previous, undefined);
   });
@@ -59,7 +62,7 @@ void describe('update: file names, previous version and symlinks', { concurrency
     await publish(suite.sim, 'kept', '2.0.0');
     const run = await w.update();
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual((await readdir(w.storageDir)).sort(), [PREVIOUS, 'kept-2.0.0.AppImage']);
+    assert.deepEqual((await readdir(w.storageDir)).sort(), [OWNERS, PREVIOUS, 'kept-2.0.0.AppImage']);
     const previous = join(w.storageDir, PREVIOUS, 'kept.AppImage');
     assert.equal(await execInstalled(previous), 'kept 1.0.0');
     const state = await w.state();

@@ -74,7 +74,7 @@ void describe('update: ZIP assets and checksum files', { concurrency: true }, ()
     assert.ok(o.path);
     assert.equal(await execInstalled(o.path), 'zfall 1.0.0');
     // Only the AppImage lands in storage_dir: neither the archive nor the README.
-    assert.deepEqual(await readdir(w.storageDir), ['zfall.AppImage']);
+    assert.deepEqual((await readdir(w.storageDir)).sort(), ['.appimage-keeper-owners', 'zfall.AppImage']);
   });
 
   /** Publishes `app` 1.0.0 without a forge digest, with a checksum asset built by `listing`. */

@@ -1,0 +1,91 @@
+/**
+ * The one interface every source implements, and what the engine may ask of the source an app
+ * follows. Types only: the per-source modules import this file, it never imports one of them.
+ * The recipe's `strategy: forge` is routed by host to hub, lab or gitea (forge/detect.ts); the
+ * registry (registry.ts) is keyed by that resolved kind.
+ */
+import type { AppSettings } from '../config/types.js';
+import type { ReleaseFetch } from './forge/release-fetch.js';
+import type { ResolveDeps, ResolveOutcome } from './types.js';
+
+/** Where releases come from: three forges (hub = GitHub, lab = GitLab, gitea = Gitea/Forgejo) and two strategies. */
+export type SourceKind = 'hub' | 'lab' | 'gitea' | 'direct' | 'script';
+
+/** What a source is, whatever the app: the engine branches on these instead of on the kind. */
+export interface SourceCaps {
+  /**
+   * The version the source reports is provisional (a date or an ETag digest); the AppImage's own
+   * X-AppImage-Version replaces it after download.
+   */
+  readonly versionFromFile: boolean;
+  /**
+   * Assets belong to named releases whose bytes never change under their tag: state keeps their
+   * history, and the release guards (ASSET_REPLACED, PROXY_DOWNGRADE) apply.
+   */
+  readonly releaseAssets: boolean;
+}
+
+/**
+ * The hub's attestation API for one repository: the endpoint of a digest and a fetch of it with
+ * the source's token rule and rate-limit windows. The provenance stage declares the same shape on
+ * its side (trust never imports sources); the compiler checks the two agree where app/ joins them.
+ */
+export interface AttestationEndpoint {
+  readonly owner: string;
+  readonly repo: string;
+  /** `GET` URL listing the attestations of `sha256:<hex>`. */
+  url(hex: string): string;
+  /** Fetches `url` as JSON; throws KeeperError (FORGE_NOT_FOUND, FORGE_FORBIDDEN, ...) like any metadata request. */
+  fetch(
+    url: string,
+    what: string,
+  ): Promise<
+    | { kind: 'ok'; body: unknown; requests: number }
+    | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number }
+  >;
+}
+
+/** A local program a source runs, and the file it runs (doctor's tool check). */
+export interface ProgramNeed {
+  readonly program: string;
+  readonly file: string;
+}
+
+/** The per-app side of a source, once it knows the app's strategy and settings. */
+export interface SourceBinding {
+  /** Resolves the latest release; throws KeeperError for failures. */
+  resolve(deps: ResolveDeps): Promise<ResolveOutcome>;
+  /** Key of the per-host limiter the run's metadata requests queue on. */
+  readonly limiterKey: string;
+  /** Glob of the AppImage inside a ZIP asset, when the recipe names one. */
+  readonly innerAssetMatch?: string | undefined;
+  /** The one literal tag the recipe follows (its assets are replaced by design). */
+  readonly followedTag?: string | undefined;
+  /** The hub API base this app's requests go to (doctor --online probes its budget). */
+  readonly hubApiBase?: string | undefined;
+  /** The program the source runs for this app. */
+  readonly runs?: ProgramNeed | undefined;
+  /** The attestation API of the app's repository, when its forge publishes attestations. */
+  readonly attestations?: ((deps: ResolveDeps) => AttestationEndpoint) | undefined;
+}
+
+/** A forge binding also hands out the release itself, before any asset is chosen (`add`, `adopt`). */
+export interface ForgeBinding extends SourceBinding {
+  fetchRelease(deps: ResolveDeps): Promise<ReleaseFetch>;
+}
+
+/**
+ * One source. `T` is what routing hands it: the recipe's strategy block, or for a forge the
+ * route the repository URL resolved to (with the strategy).
+ */
+export interface Source<T = unknown, B extends SourceBinding = SourceBinding> {
+  readonly kind: SourceKind;
+  readonly caps: SourceCaps;
+  bind(target: T, settings: AppSettings): B;
+}
+
+/** What the engine holds for one app: the source's kind and capabilities, bound to the app. */
+export type AppSource = SourceBinding & { readonly kind: SourceKind; readonly caps: SourceCaps };
+
+/** A forge source bound to one app. */
+export type ForgeAppSource = ForgeBinding & { readonly kind: SourceKind; readonly caps: SourceCaps };
