@@ -131,6 +131,12 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'recipe fast path',
+    covers: 'mutated recipes: the plain-YAML reader agrees with the yaml library or declines; plain globs',
+    files: ['test/config/plain-yaml.test.ts', 'test/config/plain-glob.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'proxies and replaced assets',
     covers: 'proxy answers choosing URLs or digests, assets replaced under a tag',
     files: ['test/e2e/update/proxy-trust.test.ts', 'test/e2e/update/replaced-asset.test.ts'],
@@ -190,9 +196,16 @@ const SUITES: Suite[] = [
       'credentials and control characters in URL fields, update information and AppStream; asset names no pattern selects',
     files: [
       'test/config/url-fields.test.ts',
-      'test/system/recipe-text.test.ts',
+      'test/app/add/recipe-text.test.ts',
       'test/e2e/adopt/recipe-hostile.test.ts',
     ],
+  },
+  {
+    kind: 'hostile input',
+    name: 'release times and the cooldown',
+    covers:
+      'publication times unparseable, a megabyte long or in the future (counted from first sight); durations out of bounds or malformed; broken first-seen records',
+    files: ['test/app/release-eligibility.test.ts', 'test/e2e/update/cooldown.test.ts'],
   },
 ];
 

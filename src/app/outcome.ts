@@ -1,9 +1,17 @@
 /**
  * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
  * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
+ * `deferred`: the new release is younger than `min_release_age` (see `eligible_at`).
  */
 export type AppStatus =
-  'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
+  | 'updated'
+  | 'up_to_date'
+  | 'update_available'
+  | 'deferred'
+  | 'rate_limited'
+  | 'failed'
+  | 'skipped'
+  | 'interrupted';
 
 /** Why an app was skipped: `ignore: true`, held after a rollback, removed, or a dry run that would download. */
 export type SkipCode = 'ignored' | 'held' | 'removed' | 'dry_run';
@@ -30,7 +38,12 @@ export interface AppOutcome {
   path: string | null;
   error: { code: string; message: string; hint?: string | undefined } | null;
   retry_at: string | null;
-  /** Why a skipped app was skipped, in words (JSON `reason`; rate-limited and interrupted apps too). */
+  /** `deferred`: ISO time the release becomes old enough to install. */
+  eligible_at?: string | undefined;
+  /**
+   * Why a skipped app was skipped, in words (JSON `reason`; rate-limited and interrupted apps too);
+   * why a deferred one waits.
+   */
   reason?: string | undefined;
   /** Why a skipped app was skipped, for code to branch on (not in the JSON, which has `reason`). */
   skip?: SkipCode | undefined;
@@ -57,6 +70,7 @@ export interface Summary {
   updated: number;
   up_to_date: number;
   update_available: number;
+  deferred: number;
   rate_limited: number;
   failed: number;
   skipped: number;
@@ -69,6 +83,7 @@ export function summarize(outcomes: readonly AppOutcome[]): Summary {
     updated: 0,
     up_to_date: 0,
     update_available: 0,
+    deferred: 0,
     rate_limited: 0,
     failed: 0,
     skipped: 0,

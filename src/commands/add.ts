@@ -1,27 +1,28 @@
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
-import { addFromUrl } from '../app/add/add.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 import { updateCommand } from './update.js';
 
 /** Flags of `add`. */
-export interface AddFlags {
+interface AddFlags {
   name?: string;
   install?: boolean;
   dryRun?: boolean;
 }
 
 /** `add URL`: write (and validate, and print) a recipe for a repository or download URL. */
-export async function addCommand(
+async function addCommand(
   ctx: Context,
   out: Output,
   url: string,
   flags: AddFlags,
   setSink: (sink: EventSink) => void,
 ): Promise<CommandResult> {
+  const { addFromUrl } = await import('../app/add/add.js');
   const dryRun = flags.dryRun === true;
   const result = await runLocked(ctx, out, 'add', [], (run, _entries, ws) =>
     addFromUrl(url, { name: flags.name, dryRun }, ws, run),
@@ -51,3 +52,29 @@ export async function addCommand(
     human: [...lines, update.human].filter((s) => s !== '').join('\n'),
   };
 }
+
+/** `add URL`: a recipe from a repository or download URL. */
+export const add = defineCommand<[string], AddFlags>({
+  name: 'add',
+  summary: 'write a recipe from a repository URL (forge) or a download URL (direct)',
+  arguments: [
+    {
+      name: '<url>',
+      description: 'repository URL on the hub, the lab or Gitea/Forgejo, or a download URL',
+    },
+  ],
+  flags: [
+    { flags: '--name <name>', description: 'app name (default: from the repository or file name)' },
+    { flags: '--install', description: 'then install the app (as `update NAME`)' },
+    { flags: '--dry-run', description: 'print the recipe only; write nothing' },
+  ],
+  examples: [
+    [
+      'appimage-keeper add https://github.com/obsidianmd/obsidian-releases',
+      'write a recipe for a repository',
+    ],
+    ['appimage-keeper add https://example.org/tool.AppImage --name tool', 'a direct-download recipe'],
+    ['appimage-keeper add https://github.com/owner/repo --install', 'write it and install the app'],
+  ],
+  handler: ({ ctx, output, args: [url], flags, setSink }) => addCommand(ctx(), output(), url, flags, setSink),
+});

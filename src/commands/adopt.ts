@@ -1,15 +1,16 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { adoptFiles, scanForAppImages, type AdoptRow } from '../app/adopt/adopt.js';
+import type { AdoptRow } from '../app/adopt/adopt.js';
 import type { AdoptMode } from '../app/adopt/take.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { table } from '../render/table.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 
 /** Flags of `adopt`. */
-export interface AdoptFlags {
+interface AdoptFlags {
   scan?: string;
   move?: boolean;
   copy?: boolean;
@@ -34,7 +35,7 @@ function describeRow(row: AdoptRow): string {
 }
 
 /** `adopt FILE... | adopt --scan DIR`: take existing AppImages into management. */
-export async function adoptCommand(
+async function adoptCommand(
   ctx: Context,
   out: Output,
   files: string[],
@@ -49,6 +50,7 @@ export async function adoptCommand(
   }
   const scanning = flags.scan !== undefined;
   const act = flags.dryRun !== true && (!scanning || flags.yes === true);
+  const { adoptFiles, scanForAppImages } = await import('../app/adopt/adopt.js');
   const rows = await runLocked(ctx, out, 'adopt', [], async (run, _entries, ws) => {
     const targets = scanning ? await scanForAppImages(flags.scan ?? '') : files;
     return adoptFiles(targets, { mode, act, name: flags.name }, ws, run);
@@ -81,3 +83,31 @@ export async function adoptCommand(
     human: lines.join('\n'),
   };
 }
+
+/** `adopt`: AppImages already on disk taken into management. */
+export const adopt = defineCommand<[string[]], AdoptFlags>({
+  name: 'adopt',
+  summary: 'take existing AppImages into management: write their recipes from their update information',
+  arguments: [{ name: '[files...]', description: 'AppImages to adopt' }],
+  flags: [
+    {
+      flags: '--scan <dir>',
+      description: 'plan the adoption of every AppImage in DIR (acts only with --yes)',
+    },
+    {
+      flags: '--move',
+      description: 'move each file into storage_dir under its recipe’s file name (default)',
+    },
+    { flags: '--copy', description: 'copy each file into storage_dir and leave the original' },
+    { flags: '--in-place', description: 'leave each file where it is' },
+    { flags: '--name <name>', description: 'app name for a single FILE (default: from its desktop entry)' },
+    { flags: '--yes', description: 'with --scan: adopt what the plan shows' },
+    { flags: '--dry-run', description: 'show the plan only; write nothing' },
+  ],
+  examples: [
+    ['appimage-keeper adopt ~/Downloads/Obsidian-1.5.3.AppImage', 'manage an AppImage you already have'],
+    ['appimage-keeper adopt --scan ~/Applications', 'plan the adoption of a whole folder'],
+    ['appimage-keeper adopt --scan ~/Applications --yes', 'and carry it out'],
+  ],
+  handler: ({ ctx, output, args: [files], flags }) => adoptCommand(ctx(), output(), files, flags),
+});

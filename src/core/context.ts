@@ -1,5 +1,5 @@
-import type { Paths } from '../config/paths.js';
 import type { HttpSettings } from '../http/settings.js';
+import type { Paths } from './paths.js';
 import type { EventSink } from './events.js';
 
 /**

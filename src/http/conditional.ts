@@ -4,17 +4,11 @@
  * app: per-app rate-limit windows live apart (sources/forge/rate-limit.ts), so a fetch that is
  * not an app's (add's lookup, a catalogue) uses the same cache.
  */
+import type { CachedResponse } from '../state/cached-response.js';
 import { request, type HttpRequestOptions, type HttpResponse } from './http.js';
 import type { HttpSettings } from './settings.js';
 
-/** A cached response body with its validators, replayed when the server answers 304. */
-export interface CachedResponse {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  body: unknown;
-  /** ISO timestamp of the response that filled this entry. */
-  fetchedAt: string;
-}
+export type { CachedResponse };
 
 /** Where conditional answers are kept, keyed by URL (state's cache file, or memory in tests). */
 export interface ConditionalCache {

@@ -67,6 +67,8 @@ export async function resolveDirect(
       },
     );
   }
+  // The file's age for min_release_age, whichever header check_method compares.
+  const lastModified = res.headers['last-modified'];
   return {
     kind: 'resolved',
     requests: shared ? 0 : requests,
@@ -78,6 +80,7 @@ export async function resolveDirect(
       assetName: assetNameFromUrl(res.url, settings.name),
       size: sizeOf(res),
       validator: res.headers.etag ?? res.headers['last-modified'],
+      ...(lastModified ? { releasedAt: { at: lastModified, what: 'last modified' } } : {}),
     },
   };
 }

@@ -37,8 +37,20 @@ export interface Resolution {
   immutable?: boolean | undefined;
   /** forge: ISO time the release was published, when known. */
   publishedAt?: string | undefined;
+  /**
+   * When the release came out, as the source says it (raw text from a server: it may be missing,
+   * unparseable or in the future): a forge's publication time, a direct URL's Last-Modified.
+   * Without it the engine counts a release's age from the first time it saw the identity.
+   */
+  releasedAt?: ReleaseTime | undefined;
   /** forge: the proxy base the release metadata came through (its digest is then not proof). */
   viaProxy?: string | undefined;
+}
+
+/** A release time reported by a source, and what it is (for messages: `published 5 h ago`). */
+export interface ReleaseTime {
+  at: string;
+  what: 'published' | 'last modified';
 }
 
 /** Result of resolving one app: a resolution, or a rate-limit window that stopped it. */

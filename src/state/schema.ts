@@ -151,6 +151,11 @@ export const appStateSchema = z
     signature: signatureStateSchema.optional(),
     /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
     releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
+    /**
+     * When this machine first saw the release `identity` (ISO time): min_release_age counts from it
+     * when the source gives no usable release time (scripts, a URL without Last-Modified).
+     */
+    firstSeen: z.object({ identity: text, at: isoTime }).optional(),
   })
   .passthrough();
 

@@ -2,7 +2,7 @@
  * The shapes of state.json. Those state.json entries a load validates are inferred from the zod
  * schemas in `schema.ts` (one definition, no drift); the rest are written only by this tool.
  */
-import type { CachedResponse } from '../http/conditional.js';
+import type { CachedResponse } from './cached-response.js';
 import type { AppState, ForgeKind, RateLimitWindow } from './schema.js';
 
 export type {

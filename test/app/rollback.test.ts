@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeSimHome, type SimHome } from '../system/sim-home.js';
 
 interface AppRow {
@@ -21,7 +21,7 @@ void describe('rollback, hold and unhold after an update', () => {
   let s: SimHome;
   let v100: Buffer;
   let v110: Buffer;
-  const cli = <T>(...args: string[]) => runCli<T>(args, { env: s.h.env });
+  const cli = <T>(...args: string[]) => runInProcess<T>(args, { env: s.h.env });
   const installedFile = () => join(s.storageDir, 'hello.AppImage');
   const desktopText = async () => {
     const list = await cli<{ apps: AppRow[] }>('--json', 'list');
@@ -126,7 +126,7 @@ void describe('rollback, hold and unhold after an update', () => {
 
 void describe('rollback with a versioned file name', () => {
   let s: SimHome;
-  const cli = <T>(...args: string[]) => runCli<T>(args, { env: s.h.env });
+  const cli = <T>(...args: string[]) => runInProcess<T>(args, { env: s.h.env });
   before(async () => {
     s = await makeSimHome('', 'naming_format: "{name}-{version}.AppImage"\n');
   });
@@ -163,7 +163,7 @@ void describe('rollback places the symlink by the rule update uses', () => {
   // turned off and the link removed by the user; the shared place step never recreates it.
   void test('create_symlinks turned off and the link removed: rollback does not recreate it', async () => {
     s = await makeSimHome('', 'create_symlinks: true\n');
-    const cli = (...args: string[]) => runCli(args, { env: s.h.env });
+    const cli = (...args: string[]) => runInProcess(args, { env: s.h.env });
     const link = join(s.h.env.HOME ?? '', '.local', 'bin', 'hello');
     await s.publish('1.0.0');
     assert.equal((await cli('update')).code, 0);

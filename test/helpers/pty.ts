@@ -3,7 +3,7 @@
  * TTYs of a chosen width: what `list` fitting and the progress bars are drawn for.
  */
 import { spawn } from 'node:child_process';
-import { CLI_PATH, REPO_ROOT } from './run-cli.js';
+import { CLI_PATH, REPO_ROOT, refuseInFastRun } from './run-cli.js';
 
 /** Options of one run on a pseudo-terminal. */
 export interface PtyRunOptions {
@@ -28,6 +28,7 @@ function shellQuote(arg: string): string {
 
 /** Runs `appimage-keeper args` on a pseudo-terminal `columns` wide and collects what it drew. */
 export function runCliInPty(args: string[], opts: PtyRunOptions): Promise<PtyRun> {
+  refuseInFastRun('runCliInPty');
   const command = [
     `stty cols ${opts.columns} rows 50`,
     [process.execPath, CLI_PATH, ...args].map(shellQuote).join(' '),

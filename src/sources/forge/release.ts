@@ -54,6 +54,7 @@ export function releaseToResolution(
     releaseUrl: release.releaseUrl,
     immutable: release.immutable,
     publishedAt: release.publishedAt,
+    releasedAt: release.publishedAt ? { at: release.publishedAt, what: 'published' } : undefined,
     viaProxy: release.viaProxy,
   };
 }
