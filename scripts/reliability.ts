@@ -180,6 +180,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'state file entries',
+    covers:
+      'mistyped, relative or damaged entries (signature pin, attestation record, removal time) set aside; bad windows dropped',
+    files: ['test/state/store.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'ELF section tables',
     covers:
       'no section names or table (unsigned, still installable); tables and signature sections that lie about their place',

@@ -25,10 +25,12 @@ export async function checkApps(
       return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(entry.error) };
     }
     const settings = entry.settings;
-    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', installedVersion), reason: 'ignored' };
+    if (settings.ignore)
+      return { ...outcomeFor(entry.name, 'skipped', installedVersion), skip: 'ignored', reason: 'ignored' };
     if (run.store.app(entry.name)?.removedAt && !named.includes(entry.name)) {
       return {
         ...outcomeFor(entry.name, 'skipped', installedVersion),
+        skip: 'removed',
         reason: removedReason(entry.name),
       };
     }

@@ -13,6 +13,9 @@ export type AppStatus =
   | 'skipped'
   | 'interrupted';
 
+/** Why an app was skipped: `ignore: true`, held after a rollback, removed, or a dry run that would download. */
+export type SkipCode = 'ignored' | 'held' | 'removed' | 'dry_run';
+
 /** Where an app's desktop entry went, or why there is none (JSON `desktop` of update). */
 export interface DesktopOutcome {
   /** Desktop id written (file name without `.desktop`); null when no entry was installed. */
@@ -37,8 +40,13 @@ export interface AppOutcome {
   retry_at: string | null;
   /** `deferred`: ISO time the release becomes old enough to install. */
   eligible_at?: string | undefined;
-  /** Why a skipped app was skipped: ignored, held, dry-run; why a deferred one waits. */
+  /**
+   * Why a skipped app was skipped, in words (JSON `reason`; rate-limited and interrupted apps too);
+   * why a deferred one waits.
+   */
   reason?: string | undefined;
+  /** Why a skipped app was skipped, for code to branch on (not in the JSON, which has `reason`). */
+  skip?: SkipCode | undefined;
   warnings: string[];
   /** Bytes transferred for the AppImage (and reused from the old file by a delta update). */
   bytes_downloaded?: number | undefined;

@@ -3,9 +3,11 @@ import { toKeeperError } from '../core/errors.js';
 import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
-import { installApp, linkAndIntegrate } from './install-app.js';
+import { appRun, releaseRun } from './app-run.js';
+import { installApp } from './install-app.js';
+import { linkAndIntegrate } from './place-and-integrate.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
-import { refreshLaunchFixes } from './integrate-step.js';
+import { integrateTarget, refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import {
   interruptedOutcome,
@@ -63,17 +65,20 @@ export async function updateApps(
     const fromVersion = state?.installed?.version ?? null;
     if (!entry.ok) return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(entry.error) };
     const settings = entry.settings;
-    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', fromVersion), reason: 'ignored' };
+    if (settings.ignore)
+      return { ...outcomeFor(entry.name, 'skipped', fromVersion), skip: 'ignored', reason: 'ignored' };
     if (state?.hold && !opts.force) {
       return {
         ...outcomeFor(entry.name, 'skipped', fromVersion),
         path: state.installed?.file ?? null,
+        skip: 'held',
         reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
       };
     }
     if (state?.removedAt && !opts.named?.includes(entry.name)) {
       return {
         ...outcomeFor(entry.name, 'skipped', fromVersion),
+        skip: 'removed',
         reason: removedReason(entry.name),
       };
     }
@@ -127,15 +132,10 @@ export async function updateApps(
       if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
       recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
       const refreshed = state?.installed
-        ? await refreshLaunchFixes(settings, {
-            appImagePath: state.installed.file,
-            symlink: state.symlink,
-            previous: state.integration,
-            dataHome: run.ctx.paths.dataHome,
-            dataDirs: run.ctx.paths.dataDirs,
-            claims: run.desktopClaims,
-            env: run.ctx.env,
-          })
+        ? await refreshLaunchFixes(
+            settings,
+            integrateTarget(appRun(run, settings, state), state.installed.file, state.symlink),
+          )
         : undefined;
       if (refreshed) {
         run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
@@ -149,10 +149,17 @@ export async function updateApps(
       };
     }
     if (opts.dryRun) {
-      return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
+      return {
+        ...base,
+        status: 'skipped',
+        skip: 'dry_run',
+        reason: `dry run: would download (${step.reason})`,
+      };
     }
     try {
-      const result = await downloads(() => clock.phase((timed) => installApp(settings, r, state, timed)));
+      const result = await downloads(() =>
+        clock.phase((timed) => installApp(releaseRun(timed, settings, state, r))),
+      );
       const done = run.ctx.now().toISOString();
       run.store.updateApp(entry.name, strategy, (s) => ({
         ...s,
@@ -230,7 +237,7 @@ async function recoverInterrupted(run: Run, entries: readonly AppEntry[]): Promi
     const state = run.store.app(entry.name);
     const file = state?.installed?.file;
     if (!file) continue;
-    const linked = await linkAndIntegrate(settings, file, state, run);
+    const linked = await linkAndIntegrate(appRun(run, settings, state), file);
     run.store.updateApp(entry.name, strategy, (s) => ({
       ...s,
       symlink: linked.symlink,

@@ -24,14 +24,7 @@ async function rollbackCommand(ctx: Context, out: Output, name: string): Promise
       entry.settings.strategy.strategy,
       managedStorageDirs(run.ws),
     );
-    const r = await rollbackApp(
-      entry.settings,
-      run.store,
-      { dataHome: ctx.paths.dataHome, dataDirs: ctx.paths.dataDirs, claims: run.desktopClaims },
-      ctx.now(),
-      ctx.env,
-      ctx.paths,
-    );
+    const r = await rollbackApp(run, entry.settings);
     await run.store.save();
     return r;
   });

@@ -25,7 +25,7 @@ function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean
   if (showAll) return true;
   // A timer run hits rate limits and cooldowns routinely and a later run catches up: --quiet keeps silent.
   if (quiet && (o.status === 'rate_limited' || o.status === 'deferred')) return false;
-  if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
+  if (dryRun && o.skip === 'dry_run') return true;
   // An up-to-date app whose desktop entry was adapted to the host still has something to say.
   return (
     o.status === 'updated' ||

@@ -102,7 +102,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     case 'skipped':
       lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
-      if (o.url && o.reason?.startsWith('dry run')) {
+      if (o.url && o.skip === 'dry_run') {
         lines.push(c.dim(`             ${from ?? '(new)'} → ${to ?? '?'}  ${termPath(o.url)}`));
       }
       break;

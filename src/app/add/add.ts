@@ -15,7 +15,12 @@ import { nameFromAsset } from './app-name.js';
 import { isLooseAppImageName, MAX_PROBED, probeAppImage } from './appimage-probe.js';
 import { readCopiedUrl, type CopiedUrl } from './copied-url.js';
 import { canonicalRepository, latestRelease } from './forge-lookup.js';
-import { deriveAssetMatch, globForName, patternFields, type DeriveOptions } from './recipe-from-release.js';
+import {
+  deriveAssetMatch,
+  forgeStrategyBlock,
+  globForName,
+  type DeriveOptions,
+} from './recipe-from-release.js';
 import { recipeText, writeNewRecipe, type RecipeDraft } from './recipe-text.js';
 
 /** How `add` chooses among several AppImages: flags, and the terminal's prompt when there is one. */
@@ -114,7 +119,7 @@ async function forgeDraft(
     });
   }
   const segments = new URL(repository).pathname.split('/').filter(Boolean);
-  const strategy: Record<string, unknown> = { strategy: 'forge', repository, ...patternFields(derived) };
+  const strategy = forgeStrategyBlock(repository, derived);
   const zsyncAsset = release.assets.some((a) => a.name === `${derived.asset.name}.zsync`);
   const fromAsset = opts.name === undefined ? nameFromAsset(derived.asset.name, release.tag) : undefined;
   return {

@@ -9,7 +9,7 @@ import { KeeperError, toKeeperError } from '../../core/errors.js';
 import { appImageArch, archesInName, retargetArch, type AppImageArch } from '../../sources/forge/arch.js';
 import type { ForgeRelease } from '../../sources/forge/release.js';
 import type { RecipeDraft } from '../add/recipe-text.js';
-import { deriveAssetMatch, patternFields } from '../add/recipe-from-release.js';
+import { deriveAssetMatch, forgeStrategyBlock } from '../add/recipe-from-release.js';
 import { nameFromFileName } from './file-names.js';
 import { plingResolverScript } from './pling-script.js';
 import type { AdoptInspection } from './inspect.js';
@@ -133,7 +133,7 @@ async function fromAppStream(
         versionHints: insp.version ? [insp.version] : [],
       });
       notes.push(...derived.notes);
-      const strategy: Record<string, unknown> = { strategy: 'forge', repository, ...patternFields(derived) };
+      const strategy = forgeStrategyBlock(repository, derived);
       return { strategy, source: `AppStream ${kind} ${repository}`, selects: derived.asset.name };
     } catch (err) {
       tried.push(`${repository}: ${toKeeperError(err).message}`);
