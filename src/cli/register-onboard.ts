@@ -15,6 +15,7 @@ export function registerOnboardCommands(program: Command, inv: Invocation, ctx: 
     .option('--copy', 'copy each file into storage_dir and leave the original')
     .option('--in-place', 'leave each file where it is')
     .option('--name <name>', 'app name for a single FILE (default: from its desktop entry)')
+    .option('--url <url>', 'the source of a single FILE: any URL `add` accepts (repository or download)')
     .option('--yes', 'with --scan: adopt what the plan shows')
     .option('--dry-run', 'show the plan only; write nothing')
     .action(async (files: string[], flags: AdoptFlags) => {

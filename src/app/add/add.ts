@@ -100,6 +100,33 @@ async function directDraft(url: string, override: string | undefined, run: Run):
   return { name: nameFrom(override, stem), strategy: { strategy: 'direct', url, check_method: method } };
 }
 
+/** A recipe draft (not written) from `url`, as `add` reads it: the one place a source URL is understood. */
+export type UrlDraft = Omit<AddResult, 'text' | 'file'>;
+
+/**
+ * Turns any URL `add` accepts into a recipe draft: a forge repository (its latest release read) or
+ * a direct download (one HEAD request). `adopt --url` uses it too, so both accept the same URLs.
+ */
+export async function draftFromUrl(
+  url: string,
+  opts: { name?: string | undefined },
+  run: Run,
+): Promise<UrlDraft> {
+  const u = parseHttpUrl(url);
+  const looksLikeFile = /\.(appimage|zip)$/i.test(u.pathname);
+  const repository = looksLikeFile ? undefined : canonicalRepository(run, u.href);
+  if (repository !== undefined) {
+    try {
+      const f = await forgeDraft(repository, opts.name, run);
+      return { name: f.draft.name, kind: 'forge', recipe: f.draft, release: f.release, notes: f.notes };
+    } catch (err) {
+      if (!NOT_A_FORGE.has(toKeeperError(err).code)) throw err;
+    }
+  }
+  const draft = await directDraft(url, opts.name, run);
+  return { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
+}
+
 /** Makes (and unless `dryRun`, writes and validates) the recipe for `url`. */
 export async function addFromUrl(
   url: string,
@@ -107,22 +134,7 @@ export async function addFromUrl(
   ws: Workspace,
   run: Run,
 ): Promise<AddResult> {
-  const u = parseHttpUrl(url);
-  const looksLikeFile = /\.(appimage|zip)$/i.test(u.pathname);
-  let result: Omit<AddResult, 'text' | 'file'> | undefined;
-  const repository = looksLikeFile ? undefined : canonicalRepository(run, u.href);
-  if (repository !== undefined) {
-    try {
-      const f = await forgeDraft(repository, opts.name, run);
-      result = { name: f.draft.name, kind: 'forge', recipe: f.draft, release: f.release, notes: f.notes };
-    } catch (err) {
-      if (!NOT_A_FORGE.has(toKeeperError(err).code)) throw err;
-    }
-  }
-  if (!result) {
-    const draft = await directDraft(url, opts.name, run);
-    result = { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
-  }
+  const result = await draftFromUrl(url, opts, run);
   const comment = [`added from ${url}`];
   const text = recipeText(result.recipe, comment);
   if (opts.dryRun) return { ...result, text, file: null };

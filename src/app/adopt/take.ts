@@ -21,6 +21,8 @@ import type { InstalledRecord } from '../../state/types.js';
 import { adoptedIdentity } from '../adopted-identity.js';
 import type { AdoptPlan } from './plan.js';
 import { writeNewRecipe } from '../add/recipe-text.js';
+import type { ForeignEntry } from '../../install/foreign-entries.js';
+import { retireFiles, type RetiredFile } from '../../install/retire.js';
 
 /** Where the adopted file goes. */
 export type AdoptMode = 'move' | 'copy' | 'in-place';
@@ -34,7 +36,20 @@ export interface AdoptTaken {
   sha256: string;
   signing_key: string | null;
   desktop_entry: string | null;
+  /** Another manager's entry and icons for the file, moved into our backup folder. */
+  retired: RetiredFile[];
   warnings: string[];
+}
+
+/** Where file `name`'s taken-over entries are kept: `<state dir>/retired/<app>/`. */
+export function retiredDir(stateDir: string, name: string): string {
+  return join(stateDir, 'retired', name);
+}
+
+/** Where the file goes: storage_dir under the recipe's file name, or where it is (`in-place`). */
+export function adoptTarget(settings: AppSettings, mode: AdoptMode, file: string, version: string): string {
+  if (mode === 'in-place') return file;
+  return join(settings.storage_dir, renderFileName(settings.naming_format, settings.name, version));
 }
 
 /**
@@ -62,6 +77,7 @@ async function placeFile(from: string, to: string, move: boolean): Promise<void>
 export async function takeAdoption(
   plan: Extract<AdoptPlan, { ok: true }>,
   mode: AdoptMode,
+  retire: readonly ForeignEntry[],
   ws: Workspace,
   run: Run,
 ): Promise<AdoptTaken> {
@@ -87,7 +103,7 @@ export async function takeAdoption(
     let file = plan.file;
     if (mode !== 'in-place') {
       await mkdir(settings.storage_dir, { recursive: true });
-      const target = join(settings.storage_dir, renderFileName(settings.naming_format, name, plan.version));
+      const target = adoptTarget(settings, mode, plan.file, plan.version);
       await placeFile(plan.file, target, mode === 'move');
       placed = target;
       file = target;
@@ -117,6 +133,13 @@ export async function takeAdoption(
       env: ctx.env,
     });
     warnings.push(...integ.warnings);
+    // Their entry goes once ours is written: the menu never lacks a working one.
+    const { retired, errors } = await retireFiles(
+      retire.flatMap((e) => [e.entry, ...e.icons]),
+      ctx.paths.stateDir,
+      retiredDir(ctx.paths.stateDir, name),
+    );
+    warnings.push(...errors.map((e) => `not retired: ${e}`));
     const now = ctx.now().toISOString();
     const installed: InstalledRecord = {
       version: plan.version,
@@ -136,6 +159,7 @@ export async function takeAdoption(
       symlink,
       signature: pin,
       lastUpdate: now,
+      ...(retired.length ? { retired: [...(s.retired ?? []), ...retired] } : {}),
     }));
     return {
       name,
@@ -145,6 +169,7 @@ export async function takeAdoption(
       sha256,
       signing_key: pin?.fingerprint ?? null,
       desktop_entry: integ.record?.desktopFile ?? null,
+      retired,
       warnings,
     };
   } catch (err) {
