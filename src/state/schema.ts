@@ -73,6 +73,10 @@ export const appStateSchema = z
     latest: z.object({ version: text, identity: text, checkedAt: isoTime }).optional(),
     lastError: z.object({ code: text, message: z.string(), at: isoTime }).optional(),
     releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
+    retired: z
+      .array(z.object({ from: absPath, backup: absPath }))
+      .max(1000)
+      .optional(),
   })
   .passthrough();
 

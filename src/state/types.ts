@@ -103,6 +103,8 @@ export interface AppState {
   lastError?: { code: string; message: string; at: string } | undefined;
   /** Embedded-signature pin; absent while the app has only been installed unsigned. */
   signature?: SignatureState | undefined;
+  /** Another manager's desktop entry and icons moved aside by `adopt`; `remove` puts them back. */
+  retired?: { from: string; backup: string }[] | undefined;
   /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
   releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
 }
