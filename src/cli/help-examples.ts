@@ -75,8 +75,11 @@ const EXAMPLES: Record<string, readonly Example[]> = {
   ],
   adopt: [
     ['appimage-keeper adopt ~/Downloads/Obsidian-1.5.3.AppImage', 'manage an AppImage you already have'],
+    [
+      'appimage-keeper adopt ~/Downloads/Obsidian-1.5.3.AppImage --url https://github.com/obsidianmd/obsidian-releases',
+      'and name its source when the file carries none',
+    ],
     ['appimage-keeper adopt --scan ~/Applications', 'plan the adoption of a whole folder'],
-    ['appimage-keeper adopt --scan ~/Applications --yes', 'and carry it out'],
   ],
   add: [
     [
