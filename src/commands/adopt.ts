@@ -5,6 +5,7 @@ import type { AdoptMode } from '../app/adopt/take.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
 import { join } from 'node:path';
+import { countOf } from '../core/plural.js';
 import { truncateEnd } from '../render/display-width.js';
 import { fitTable, type ColumnFit } from '../render/fit-table.js';
 import { table } from '../render/table.js';
@@ -117,7 +118,7 @@ export async function adoptCommand(
         : 'retire';
       lines.push(
         c.dim(
-          `  ${label}: ${verb} ${e.manager}'s ${termPath(e.entry)}${e.icons.length ? ` and ${e.icons.length} icon(s)` : ''} (kept in ${termPath(join(ctx.paths.stateDir, 'retired'))}; remove puts it back)`,
+          `  ${label}: ${verb} ${e.manager}'s ${termPath(e.entry)}${e.icons.length ? ` and ${countOf(e.icons.length, 'icon')}` : ''} (kept in ${termPath(join(ctx.paths.stateDir, 'retired'))}; remove puts it back)`,
         ),
       );
     }

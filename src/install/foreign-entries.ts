@@ -18,8 +18,6 @@ export interface ForeignEntry {
   manager: ForeignManager;
   entry: string;
   icons: string[];
-  /** The program its Exec line starts (absolute), when it names one. */
-  target: string | undefined;
 }
 
 const LAUNCHER_ENTRY = /^appimagekit_([0-9a-f]{32})-.+\.desktop$/;
@@ -116,7 +114,7 @@ export async function foreignEntriesFor(
       manager === 'appimagelauncher' && md5
         ? await launcherIcons(dirs.iconsDir, md5)
         : await gearLeverIcon(read.icon, read.target);
-    out.push({ manager, entry: path, icons, target: read.target });
+    out.push({ manager, entry: path, icons });
   }
   return out;
 }
