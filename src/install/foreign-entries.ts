@@ -9,6 +9,7 @@ import { lstat, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { getExec, getGroup, getString, MAIN_GROUP, parseDesktopEntry } from '../appimage/desktop-entry.js';
 import { readSmallFileSync } from '../core/small-file.js';
+import { OUR_MARK_KEY } from './desktop-names.js';
 
 /** Which manager wrote an entry. */
 export type ForeignManager = 'appimagelauncher' | 'gearlever';
@@ -39,10 +40,10 @@ async function isRegularFile(path: string): Promise<boolean> {
   return (await lstat(path).catch(() => undefined))?.isFile() === true;
 }
 
-/** The absolute program an entry's Exec (else TryExec) line starts, and whether it is an AppImage's entry. */
+/** The absolute program an entry's Exec (else TryExec) line starts; whether it is an AppImage's entry, and ours. */
 export function readEntryTarget(
   path: string,
-): { target: string | undefined; icon: string | undefined; appImage: boolean } | undefined {
+): { target: string | undefined; icon: string | undefined; appImage: boolean; ours: boolean } | undefined {
   const file = readSmallFileSync(path, MAX_ENTRY_BYTES);
   if (file.kind !== 'text') return undefined;
   const entry = parseDesktopEntry(file.text);
@@ -53,7 +54,8 @@ export function readEntryTarget(
     foreignManagerOf(basename(path)) !== undefined ||
     /\.appimage$/i.test(target ?? '') ||
     getString(entry, MAIN_GROUP, 'X-AppImage-Version') !== undefined;
-  return { target, icon: getString(entry, MAIN_GROUP, 'Icon')?.trim(), appImage };
+  const ours = getString(entry, MAIN_GROUP, OUR_MARK_KEY) !== undefined;
+  return { target, icon: getString(entry, MAIN_GROUP, 'Icon')?.trim(), appImage, ours };
 }
 
 /** Names of the `.desktop` files in `dir` (bounded; none when it cannot be read). */
@@ -106,7 +108,7 @@ export async function foreignEntriesFor(
     const path = join(dirs.applicationsDir, name);
     if (!(await isRegularFile(path))) continue;
     const read = readEntryTarget(path);
-    if (!read?.target) continue;
+    if (!read?.target || read.ours) continue;
     const target = await realpath(read.target).catch(() => read.target);
     if (target !== real && read.target !== appImage) continue;
     const md5 = LAUNCHER_ENTRY.exec(name)?.[1];

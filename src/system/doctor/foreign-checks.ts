@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { countOf } from '../../core/plural.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { pathExists } from '../../core/path-exists.js';
-import { OUR_PREFIX } from '../../install/desktop-names.js';
 import { desktopFileNames, readEntryTarget } from '../../install/foreign-entries.js';
 import { check, type DoctorCheck } from './types.js';
 
@@ -46,11 +45,10 @@ export async function deadAppImageEntriesCheck(applicationsDir: string): Promise
   const dead: string[] = [];
   const files: string[] = [];
   for (const name of await desktopFileNames(applicationsDir)) {
-    if (name.startsWith(OUR_PREFIX)) continue;
     const path = join(applicationsDir, name);
     if (!(await lstat(path).catch(() => undefined))?.isFile()) continue;
     const read = readEntryTarget(path);
-    if (!read?.appImage || !read.target) continue;
+    if (!read?.appImage || !read.target || read.ours) continue;
     if (await pathExists(read.target)) continue;
     dead.push(`${path} → ${read.target}`);
     files.push(path);

@@ -123,11 +123,17 @@ void describe('taking over from AppImageLauncher', () => {
       dead,
       `[Desktop Entry]\nType=Application\nName=Gone\nExec=${w.home.home}/Applications/Gone.AppImage %U\n`,
     );
+    // An entry with our mark is checked against state, not here.
+    await writeFile(
+      join(apps, 'org.example.Ours.desktop'),
+      `[Desktop Entry]\nType=Application\nName=Ours\nExec=${w.home.home}/gone/Ours.AppImage\nX-AppImage-Keeper-App=ours\n`,
+    );
     const doctor = await w.run<DoctorJson>(['--json', 'doctor']);
     const c = doctor.json?.checks.find((x) => x.id === 'foreign-desktop-entries');
     assert.equal(c?.status, 'warn', doctor.stdout);
     assert.match(c?.message ?? '', /Gone\.desktop/);
     assert.match(c?.message ?? '', /Gone\.AppImage/);
+    assert.doesNotMatch(c?.message ?? '', /Ours/);
   });
 });
 
