@@ -237,9 +237,11 @@ function targets(runs: Run[]): string[] {
 /** Child mode: one download, then a JSON line with the timing and digest. */
 async function child(url: string, dir: string, segmented: boolean): Promise<void> {
   const { download } = await import('../src/transfer/download/index.js');
+  const { createHttpSettings } = await import('../src/http/settings.js');
   const started = process.hrtime.bigint();
   const r = await download({
     url,
+    http: createHttpSettings(),
     destDir: dir,
     tempPrefix: '.ak-bench-',
     segmented,

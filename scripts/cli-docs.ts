@@ -10,7 +10,6 @@ import type { CliModel, CommandModel, FlagModel } from '../src/cli/cli-model.js'
 import { completionCommand } from '../src/commands/completion.js';
 import { COMPLETION_FILES } from '../src/cli/fast-answer.js';
 import { describeProgram } from '../src/main.js';
-import { examplesOf } from '../src/cli/help-examples.js';
 import { writeOrCheckDoc } from './generated-doc.js';
 
 /** Where the generated reference lives. */
@@ -91,7 +90,7 @@ export async function renderCliDocs(model: CliModel = describeProgram()): Promis
     'Examples:',
     '',
     '```sh',
-    ...examplesOf(model.name).flatMap(([c, w]) => [`# ${w}`, c]),
+    ...model.examples.flatMap(([c, w]) => [`# ${w}`, c]),
     '```',
     '',
     '## Exit codes',

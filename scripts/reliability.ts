@@ -71,7 +71,7 @@ const SUITES: Suite[] = [
     name: 'closed output, full state folder',
     covers:
       'a reader closing the pipe early (no EPIPE trace); a full tmpfs state folder (the error names the file)',
-    files: ['test/cli/closed-pipe.test.ts', 'test/state/full-state-dir.test.ts'],
+    files: ['test/entry/closed-pipe.test.ts', 'test/state/full-state-dir.test.ts'],
   },
   {
     kind: 'fault',
@@ -90,6 +90,12 @@ const SUITES: Suite[] = [
     name: 'blockmap fallback',
     covers: 'broken or lying blockmaps: fall back to a full download',
     files: ['test/e2e/delta/blockmap-fallback.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'HTTP redirects and credentials',
+    covers: 'redirect loops and foreign schemes in every phase, userinfo in URLs and redirect targets',
+    files: ['test/http/client.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -128,7 +134,13 @@ const SUITES: Suite[] = [
     name: 'self-update releases',
     covers:
       '/bin/true or a truncated build with true digests, foreign signers and CAs, wrong-version or hanging builds, symlinks at .previous',
-    files: ['test/ops/self-update-trust.test.ts'],
+    files: ['test/system/self-update-trust.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'recipe fast path',
+    covers: 'mutated recipes: the plain-YAML reader agrees with the yaml library or declines; plain globs',
+    files: ['test/config/plain-yaml.test.ts', 'test/config/plain-glob.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -184,9 +196,23 @@ const SUITES: Suite[] = [
       'credentials and control characters in URL fields, update information and AppStream; asset names no pattern selects',
     files: [
       'test/config/url-fields.test.ts',
-      'test/ops/recipe-text.test.ts',
+      'test/app/add/recipe-text.test.ts',
       'test/e2e/adopt/recipe-hostile.test.ts',
     ],
+  },
+  {
+    kind: 'hostile input',
+    name: 'release times and the cooldown',
+    covers:
+      'publication times unparseable, a megabyte long or in the future (counted from first sight); durations out of bounds or malformed; broken first-seen records',
+    files: ['test/app/release-eligibility.test.ts', 'test/e2e/update/cooldown.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'add: pasted text and sidecars',
+    covers:
+      'pasted repository text, electron-builder metadata built to expand or mislead, asset names with pattern syntax, wrong checksum sidecars',
+    files: ['test/app/add/add-hostile.test.ts', 'test/e2e/update/checksum-sidecars.test.ts'],
   },
 ];
 

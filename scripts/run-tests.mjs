@@ -1,30 +1,41 @@
 // Runs every *.test.ts under test/ (or the paths given) with node's own test runner through tsx.
+// Before that it rebuilds dist/ when a selected test runs the built CLI and a source is newer.
+// `--fast` runs only unit and in-process tests (the rule is in scripts/test-files.mjs) and never
+// builds; other `--` flags go to `node --test`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildReason, collectTests, staleReason } from './test-files.mjs';
 
-function collect(path, out) {
-  if (statSync(path).isDirectory()) {
-    for (const entry of readdirSync(path).sort()) {
-      if (entry === 'fixtures' || entry === 'node_modules') continue;
-      collect(join(path, entry), out);
-    }
-  } else if (path.endsWith('.test.ts')) {
-    out.push(path);
-  }
-  return out;
-}
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const fast = args.includes('--fast');
+const roots = args.filter((a) => !a.startsWith('--'));
+const flags = args.filter((a) => a.startsWith('--') && a !== '--fast');
 
-const roots = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
-const files = (roots.length ? roots : ['test']).flatMap((r) => collect(r, []));
+const found = collectTests(roots.length ? roots : [join(ROOT, 'test')]);
+const files = fast ? found.filter((f) => buildReason(f) === undefined) : found;
 if (files.length === 0) {
-  console.error('no test files found');
+  const left = found.length - files.length;
+  console.error(`no test files found${left ? ` (--fast leaves out ${left} that need the build)` : ''}`);
   process.exit(1);
 }
+
+if (!fast && files.some((f) => buildReason(f) !== undefined)) {
+  const stale = staleReason(ROOT);
+  if (stale) {
+    console.error(`run-tests: ${stale}: building first (npm run build)`);
+    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+}
+
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=120000', ...flags, ...files],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: fast ? { ...process.env, KEEPER_TEST_FAST: '1' } : process.env },
 );
 process.exit(res.status ?? 1);

@@ -3,6 +3,7 @@ import { LIMITS, type Run } from './run.js';
 import { mapPool } from './pool.js';
 import { interruptedOutcome, outcomeFor, removedReason, type AppOutcome } from './outcome.js';
 import { AppClock } from './app-clock.js';
+import { cooldownStep } from './cooldown-step.js';
 import { resolveStep } from './resolve-step.js';
 import { errorInfo } from './error-info.js';
 import { recordFailure, recordSeen } from './record.js';
@@ -56,6 +57,19 @@ export async function checkApps(
       ? r.version
       : (run.store.app(entry.name)?.installed?.version ?? r.version);
     recordSeen(run.store, entry.name, strategy, now, { version: latestVersion, identity: r.identity });
+    const deferral = step.needsUpdate ? cooldownStep(run, settings, r) : undefined;
+    if (deferral) {
+      return {
+        ...outcomeFor(entry.name, 'deferred', installedVersion),
+        to_version: latestVersion,
+        path: run.store.app(entry.name)?.installed?.file ?? null,
+        url: r.url,
+        eligible_at: deferral.eligibleAt,
+        reason: deferral.reason,
+        ...(run.store.app(entry.name)?.hold ? { held: true } : {}),
+        ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
+      };
+    }
     return {
       ...outcomeFor(entry.name, step.needsUpdate ? 'update_available' : 'up_to_date', installedVersion),
       to_version: latestVersion,

@@ -1,5 +1,6 @@
 import type { AppSettings } from '../config/types.js';
 import type { Context } from '../core/context.js';
+import type { HttpPhase } from '../http/errors.js';
 import { download, type ByteTap, type DownloadResult } from '../transfer/download/index.js';
 import type { Resolution } from '../sources/types.js';
 
@@ -16,6 +17,8 @@ export async function downloadResolution(
     destDir: string;
     tempPrefix: string;
     signal: AbortSignal;
+    /** self-update for the tool's own executable (named in errors); default download. */
+    phase?: HttpPhase | undefined;
     tap?: ByteTap | undefined;
     /** Bytes on disk so far, as the download reports them (for counting what was received). */
     onReceived?: ((received: number) => void) | undefined;
@@ -30,6 +33,8 @@ export async function downloadResolution(
   });
   const result = await download({
     url: resolution.url,
+    http: ctx.http,
+    phase: target.phase ?? 'download',
     destDir: target.destDir,
     tempPrefix: target.tempPrefix,
     expectedSize: resolution.size,

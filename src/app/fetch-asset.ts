@@ -159,6 +159,7 @@ function tryZsync(
   return deltaAttempt(settings, resolution, control, 'zsync', run, warn, count, async (onProgress) => {
     const z = await zsyncDownload({
       controlUrl: control,
+      http: run.ctx.http,
       seedPath: seedFile,
       destDir: settings.storage_dir,
       tempPrefix: tempPrefix(settings.name),
@@ -202,6 +203,7 @@ function tryBlockmap(
     async (onProgress) => {
       const b = await blockmapDownload({
         url: resolution.url,
+        http: run.ctx.http,
         seedPath: seedFile,
         seedMap,
         expectedSize: resolution.size,

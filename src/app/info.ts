@@ -48,10 +48,10 @@ export interface AppInfo {
 const SKIP_KEYS = new Set(['name', 'recipeFile', 'recipeDir', 'token', 'hub_token']);
 
 /** Builds the `info` document; the app must have a recipe or a state entry. */
-export function appInfo(ws: Workspace, store: StateStore, name: string, now: Date): AppInfo {
+export async function appInfo(ws: Workspace, store: StateStore, name: string, now: Date): Promise<AppInfo> {
   const entry = ws.apps.find((a) => a.name === name);
   const state = store.app(name) ?? null;
-  const settings = entry?.ok ? settingsWithSources(ws, entry) : [];
+  const settings = entry?.ok ? await settingsWithSources(ws, entry) : [];
   return {
     name,
     recipe: entry ? { file: entry.file, valid: entry.ok, error: entry.ok ? undefined : entry.error } : null,
@@ -62,8 +62,11 @@ export function appInfo(ws: Workspace, store: StateStore, name: string, now: Dat
   };
 }
 
-function settingsWithSources(ws: Workspace, entry: Extract<AppEntry, { ok: true }>): SettingInfo[] {
-  const recipeKeys = recipeTopKeys(entry.file);
+async function settingsWithSources(
+  ws: Workspace,
+  entry: Extract<AppEntry, { ok: true }>,
+): Promise<SettingInfo[]> {
+  const recipeKeys = await recipeTopKeys(entry.file);
   const fromConfig = new Set(
     Object.entries(ws.config.values)
       .filter(([, v]) => v !== undefined)
@@ -95,10 +98,10 @@ function settingsWithSources(ws: Workspace, entry: Extract<AppEntry, { ok: true 
 }
 
 // The recipe's own top-level keys, branded aliases mapped to their canonical names.
-function recipeTopKeys(file: string): Set<string> {
+async function recipeTopKeys(file: string): Promise<Set<string>> {
   const aliases = aliasMap(GLOBAL_FIELDS);
   try {
-    const y = readYamlFile(file);
+    const y = await readYamlFile(file);
     const data = y.data && typeof y.data === 'object' ? (y.data as Record<string, unknown>) : {};
     return new Set(
       Object.entries(data)

@@ -16,7 +16,7 @@ import type { DesktopPlacement } from '../install/desktop-integration.js';
 import type { AppState, InstalledRecord } from '../state/types.js';
 import { sourceFor, type AppSource, type Resolution } from '../sources/index.js';
 import type { ProvenanceOutcome } from '../trust/provenance/stage.js';
-import { expectedChecksum } from './checksum.js';
+import { expectedDigests, verifySha512 } from './checksum.js';
 import { fetchAsset, removeTemps } from './fetch-asset.js';
 import { integrateStep, readEmbeddedVersion } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
@@ -126,7 +126,8 @@ export async function installApp(
   let appImagePath = fetched.path;
   const warnings = [...provenance.warnings, ...fetched.warnings];
   try {
-    const sha256 = await expectedChecksum(resolution, run.signal);
+    const { sha256, sha512 } = await expectedDigests(run.ctx.http, resolution, run.signal);
+    if (sha512) await verifySha512(fetched.path, sha512, run.signal);
     // The downloader hashes on the way; a zsync result is hashed here, once, for checks and state.
     const assetSha = fetched.sha256 ?? (await sha256File(fetched.path, tap));
     const zipped = resolution.assetName.toLowerCase().endsWith('.zip') || (await isZip(fetched.path));

@@ -1,9 +1,17 @@
 /**
  * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
  * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
+ * `deferred`: the new release is younger than `min_release_age` (see `eligible_at`).
  */
 export type AppStatus =
-  'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
+  | 'updated'
+  | 'up_to_date'
+  | 'update_available'
+  | 'deferred'
+  | 'rate_limited'
+  | 'failed'
+  | 'skipped'
+  | 'interrupted';
 
 /** Where an app's desktop entry went, or why there is none (JSON `desktop` of update). */
 export interface DesktopOutcome {
@@ -27,7 +35,9 @@ export interface AppOutcome {
   path: string | null;
   error: { code: string; message: string; hint?: string | undefined } | null;
   retry_at: string | null;
-  /** Why a skipped app was skipped: ignored, held, dry-run. */
+  /** `deferred`: ISO time the release becomes old enough to install. */
+  eligible_at?: string | undefined;
+  /** Why a skipped app was skipped: ignored, held, dry-run; why a deferred one waits. */
   reason?: string | undefined;
   warnings: string[];
   /** Bytes transferred for the AppImage (and reused from the old file by a delta update). */
@@ -52,6 +62,7 @@ export interface Summary {
   updated: number;
   up_to_date: number;
   update_available: number;
+  deferred: number;
   rate_limited: number;
   failed: number;
   skipped: number;
@@ -64,6 +75,7 @@ export function summarize(outcomes: readonly AppOutcome[]): Summary {
     updated: 0,
     up_to_date: 0,
     update_available: 0,
+    deferred: 0,
     rate_limited: 0,
     failed: 0,
     skipped: 0,

@@ -4,7 +4,7 @@ import { createHostLimiter, type HostLimiter } from '../transfer/download/index.
 import { DesktopClaims } from '../install/desktop-claims.js';
 import type { StateStore } from '../state/store.js';
 
-/** Per-run limits; documented in docs/engine.md. */
+/** Per-run limits; documented in docs/architecture.md ("The walk of `update`"). */
 export const LIMITS = {
   /** Metadata requests in flight per repository/URL host. */
   resolvePerHost: 8,

@@ -14,6 +14,7 @@ import {
   type AppOutcome,
   type DesktopOutcome,
 } from './outcome.js';
+import { cooldownStep } from './cooldown-step.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { recoverInstall } from './recover-install.js';
@@ -105,6 +106,21 @@ export async function updateApps(
       url: r.url,
       ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
+    // --force takes a release the cooldown holds back, as it takes a held app.
+    const deferral = step.needsUpdate && !opts.force ? cooldownStep(run, settings, r) : undefined;
+    if (deferral) {
+      if (!opts.dryRun) {
+        recordSeen(run.store, entry.name, strategy, now, { version: r.version, identity: r.identity });
+        await save();
+      }
+      return {
+        ...base,
+        status: 'deferred',
+        path: state?.installed?.file ?? null,
+        eligible_at: deferral.eligibleAt,
+        reason: deferral.reason,
+      };
+    }
     if (!step.needsUpdate && !opts.force) {
       // Direct recipes learn their real version from the file; when nothing changed, show that one.
       const version = state?.installed?.version ?? r.version;

@@ -1,6 +1,5 @@
 import type { Command, Option } from 'commander';
-import { INTERVAL_SUGGESTIONS } from '../system/schedule/interval.js';
-import { examplesOf } from './help-examples.js';
+import type { Example, FlagSpec } from './command-spec.js';
 
 /** One flag as help, the reference docs and completion see it. */
 export interface FlagModel {
@@ -46,16 +45,19 @@ export interface CliModel {
   description: string;
   version: string;
   globalFlags: FlagModel[];
+  /** Examples of the program itself. */
+  examples: readonly Example[];
   commands: CommandModel[];
 }
 
-/** Values completion offers for a flag's argument, by long flag name. */
-const FLAG_VALUES: Record<string, readonly string[] | 'dirs'> = {
-  '--config-dir': 'dirs',
-  '--every': INTERVAL_SUGGESTIONS,
-};
+/** What the model takes from a command's descriptor beyond what commander holds. */
+interface CommandExtras {
+  name: string;
+  flags: readonly FlagSpec[];
+  examples: readonly Example[];
+}
 
-function flagModel(o: Option): FlagModel {
+function flagModel(o: Option, specs: readonly FlagSpec[]): FlagModel {
   const takesValue = o.required || o.optional;
   return {
     flags: o.flags,
@@ -64,7 +66,7 @@ function flagModel(o: Option): FlagModel {
     description: o.description,
     takesValue,
     choices: o.argChoices,
-    values: o.argChoices ?? (o.long ? FLAG_VALUES[o.long] : undefined),
+    values: o.argChoices ?? specs.find((f) => f.flags === o.flags)?.values,
   };
 }
 
@@ -72,7 +74,7 @@ function visible(o: Option): boolean {
   return !o.hidden;
 }
 
-function commandModel(program: Command, cmd: Command): CommandModel {
+function commandModel(program: Command, cmd: Command, extras: CommandExtras | undefined): CommandModel {
   const args: ArgumentModel[] = cmd.registeredArguments.map((a) => ({
     name: a.name(),
     description: a.description,
@@ -85,22 +87,37 @@ function commandModel(program: Command, cmd: Command): CommandModel {
     description: cmd.description(),
     usage: `${program.name()} ${cmd.name()} ${cmd.usage()}`.trim(),
     arguments: args,
-    flags: cmd.options.filter(visible).map(flagModel),
-    examples: examplesOf(cmd.name()),
+    flags: cmd.options.filter(visible).map((o) => flagModel(o, extras?.flags ?? [])),
+    examples: extras?.examples ?? [],
     takesApps: args.some((a) => /^apps?$/.test(a.name)),
   };
 }
 
-/** Reads the registered commander program into a plain model, every command included. */
-export function describeCli(program: Command): CliModel {
+/**
+ * Reads the registered commander program into a plain model, every command included; examples and
+ * completion values come from the descriptors the program was built from.
+ */
+export function describeCli(
+  program: Command,
+  specs: readonly CommandExtras[],
+  globalFlags: readonly FlagSpec[],
+  examples: readonly Example[],
+): CliModel {
   const commands = program.commands
     .filter((c) => !(c as Command & { _hidden?: boolean })._hidden)
-    .map((c) => commandModel(program, c));
+    .map((c) =>
+      commandModel(
+        program,
+        c,
+        specs.find((s) => s.name === c.name()),
+      ),
+    );
   return {
     name: program.name(),
     description: program.description(),
     version: program.version() ?? '',
-    globalFlags: program.options.filter(visible).map(flagModel),
+    globalFlags: program.options.filter(visible).map((o) => flagModel(o, globalFlags)),
+    examples,
     commands,
   };
 }

@@ -1,6 +1,7 @@
 import { resolvePaths } from '../config/paths.js';
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
+import { createHttpSettings } from '../http/settings.js';
 
 /** Global options every command receives. */
 export interface GlobalOptions {
@@ -11,7 +12,7 @@ export interface GlobalOptions {
   verbose: boolean;
 }
 
-/** Builds the core Context for this process. */
+/** Builds the core Context for this process; its network settings are made once here per run. */
 export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit: EventSink): Context {
   return {
     env,
@@ -19,5 +20,6 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit:
     now: () => new Date(),
     arch: process.arch,
     emit,
+    http: createHttpSettings(),
   };
 }

@@ -1,9 +1,10 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { adoptFiles, scanForAppImages, type AdoptRow } from '../app/adopt/adopt.js';
+import type { AdoptRow } from '../app/adopt/adopt.js';
 import type { AdoptMode } from '../app/adopt/take.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { join } from 'node:path';
 import { countOf } from '../core/plural.js';
 import { truncateEnd } from '../render/display-width.js';
@@ -13,7 +14,7 @@ import { termMessage, termPath, termText, tildePath } from '../render/terminal-t
 import { runLocked } from './engine-run.js';
 
 /** Flags of `adopt`. */
-export interface AdoptFlags {
+interface AdoptFlags {
   scan?: string;
   move?: boolean;
   copy?: boolean;
@@ -67,7 +68,7 @@ function fitted(rows: string[][], width: number | undefined, dim: (s: string) =>
 }
 
 /** `adopt FILE... | adopt --scan DIR`: take existing AppImages into management. */
-export async function adoptCommand(
+async function adoptCommand(
   ctx: Context,
   out: Output,
   files: string[],
@@ -85,6 +86,7 @@ export async function adoptCommand(
   }
   const scanning = flags.scan !== undefined;
   const act = flags.dryRun !== true && (!scanning || flags.yes === true);
+  const { adoptFiles, scanForAppImages } = await import('../app/adopt/adopt.js');
   const rows = await runLocked(ctx, out, 'adopt', [], async (run, _entries, ws) => {
     const targets = scanning ? await scanForAppImages(flags.scan ?? '') : files;
     return adoptFiles(targets, { mode, act, name: flags.name, url: flags.url }, ws, run);
@@ -140,3 +142,39 @@ export async function adoptCommand(
     human: lines.join('\n'),
   };
 }
+
+/** `adopt`: AppImages already on disk taken into management. */
+export const adopt = defineCommand<[string[]], AdoptFlags>({
+  name: 'adopt',
+  summary: 'take existing AppImages into management: write their recipes from their update information',
+  arguments: [{ name: '[files...]', description: 'AppImages to adopt' }],
+  flags: [
+    {
+      flags: '--scan <dir>',
+      description: 'plan the adoption of every AppImage in DIR (acts only with --yes)',
+    },
+    {
+      flags: '--move',
+      description: 'move each file into storage_dir under its recipe’s file name (default)',
+    },
+    { flags: '--copy', description: 'copy each file into storage_dir and leave the original' },
+    { flags: '--in-place', description: 'leave each file where it is' },
+    { flags: '--name <name>', description: 'app name for a single FILE (default: from its desktop entry)' },
+    {
+      flags: '--url <url>',
+      description:
+        'the source of a single FILE: anything `add` accepts (repository, owner/repo, download URL)',
+    },
+    { flags: '--yes', description: 'with --scan: adopt what the plan shows' },
+    { flags: '--dry-run', description: 'show the plan only; write nothing' },
+  ],
+  examples: [
+    ['appimage-keeper adopt ~/Downloads/Obsidian-1.5.3.AppImage', 'manage an AppImage you already have'],
+    [
+      'appimage-keeper adopt ~/Downloads/Obsidian-1.5.3.AppImage --url https://github.com/obsidianmd/obsidian-releases',
+      'and name its source when the file carries none',
+    ],
+    ['appimage-keeper adopt --scan ~/Applications', 'plan the adoption of a whole folder'],
+  ],
+  handler: ({ ctx, output, args: [files], flags }) => adoptCommand(ctx(), output(), files, flags),
+});

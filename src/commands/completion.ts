@@ -1,6 +1,7 @@
 import { UsageError } from '../core/errors.js';
 import type { CliModel, CommandModel, FlagModel } from '../cli/cli-model.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 
 // Every script is generated from the registered commands (cli-model.ts), so a new command or flag is
 // completed without touching this file. bash and zsh share one candidate function written in the
@@ -197,3 +198,17 @@ export function completionCommand(shell: string | undefined, model: CliModel): C
   const script = make(model);
   return { exitCode: 0, json: { command: 'completion', shell, script }, human: script.trimEnd() };
 }
+
+/** `completion SHELL`: the shell's completion script, generated from the command line model. */
+export const completion = defineCommand<[string], Record<string, never>>({
+  name: 'completion',
+  summary: 'print a shell completion script (bash, zsh or fish)',
+  arguments: [{ name: '<shell>', description: 'shell to complete', choices: ['bash', 'zsh', 'fish'] }],
+  flags: [],
+  examples: [
+    ['appimage-keeper completion bash > ~/.local/share/bash-completion/completions/appimage-keeper', 'bash'],
+    ['appimage-keeper completion zsh > "${fpath[1]}/_appimage-keeper"', 'zsh'],
+    ['appimage-keeper completion fish > ~/.config/fish/completions/appimage-keeper.fish', 'fish'],
+  ],
+  handler: ({ model, args: [shell] }) => completionCommand(shell, model()),
+});

@@ -1,17 +1,18 @@
 import type { Context } from '../core/context.js';
-import { runDoctor } from '../system/doctor/run-doctor.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termMessage } from '../render/terminal-text.js';
 import { countOf } from '../core/plural.js';
 
 /** Flags of `doctor`. */
-export interface DoctorFlags {
+interface DoctorFlags {
   online?: boolean;
 }
 
 /** `doctor [--online]`: one line per check with a fix hint; exit 1 when a check fails. */
-export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlags): Promise<CommandResult> {
+async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlags): Promise<CommandResult> {
+  const { runDoctor } = await import('../system/doctor/run-doctor.js');
   const checks = await runDoctor(ctx, { online: flags.online === true });
   const { c } = out;
   const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
@@ -37,3 +38,18 @@ export async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlag
     human: lines.join('\n'),
   };
 }
+
+/** `doctor`: directories, config, state, installed files and tools checked. */
+export const doctor = defineCommand<[], DoctorFlags>({
+  name: 'doctor',
+  summary: 'check directories, config, state, installed files and tools; --online adds the hub API',
+  arguments: [],
+  flags: [
+    { flags: '--online', description: 'also check API reachability, the token and the rate-limit budget' },
+  ],
+  examples: [
+    ['appimage-keeper doctor', 'check directories, config, state and tools'],
+    ['appimage-keeper doctor --online', 'also check the hub API, the token and the rate limit'],
+  ],
+  handler: ({ ctx, output, flags }) => doctorCommand(ctx(), output(), flags),
+});

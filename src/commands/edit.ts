@@ -1,15 +1,14 @@
 import { createInterface } from 'node:readline/promises';
-import { assertKnownNames, loadWorkspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
 import { KeeperError, UsageError } from '../core/errors.js';
-import { editorCommand, openInEditor } from '../app/editor.js';
 import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 
 /** Where `edit` may ask whether to reopen the editor. */
-export interface EditIo {
+interface EditIo {
   stdin?: NodeJS.ReadableStream | undefined;
 }
 
@@ -17,12 +16,9 @@ export interface EditIo {
  * `edit APP`: opens the recipe in $VISUAL/$EDITOR, then validates it. On a terminal an invalid
  * recipe offers to reopen the editor; otherwise the problems are reported (exit 1).
  */
-export async function editCommand(
-  ctx: Context,
-  out: Output,
-  name: string,
-  io: EditIo,
-): Promise<CommandResult> {
+async function editCommand(ctx: Context, out: Output, name: string, io: EditIo): Promise<CommandResult> {
+  const { assertKnownNames, loadWorkspace } = await import('../config/workspace.js');
+  const { editorCommand, openInEditor } = await import('../app/editor.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   assertKnownNames(
     [name],
@@ -95,3 +91,19 @@ function result(
     human,
   };
 }
+
+/** `edit APP`: the recipe in the user's editor, validated on save. */
+export const edit = defineCommand<[string], Record<string, never>>({
+  name: 'edit',
+  summary: 'open an app’s recipe in $VISUAL or $EDITOR and validate it on save',
+  arguments: [{ name: '<app>', description: 'app whose recipe to edit' }],
+  flags: [],
+  examples: [
+    ['appimage-keeper edit obsidian', 'open the recipe in $VISUAL or $EDITOR and validate it on save'],
+    [
+      'appimage-keeper --config-dir ~/dotfiles/appimage-keeper edit obsidian',
+      'a recipe of another configuration',
+    ],
+  ],
+  handler: ({ ctx, output, stdin, args: [app] }) => editCommand(ctx(), output(), app, { stdin: stdin() }),
+});

@@ -1,13 +1,12 @@
-import { loadWorkspace, selectApps, type AppEntry, type Workspace } from '../config/workspace.js';
+import type { AppEntry, Workspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
-import { createRun, type Run } from '../app/run.js';
-import { StateStore } from '../state/store.js';
-import { withLock } from '../cli/lock-scope.js';
+import type { Run } from '../app/run.js';
 import type { Output } from '../render/output.js';
 
 /**
  * Shared start of the state-writing commands: load the workspace (config errors exit 2), pick
- * the apps (unknown names exit 2), take the lock (exit 3), load state, and run `fn`.
+ * the apps (unknown names exit 2), take the lock (exit 3), load state, and run `fn`. Loads the
+ * engine when called, so the command modules that import it stay light.
  */
 export async function runLocked<T>(
   ctx: Context,
@@ -17,6 +16,10 @@ export async function runLocked<T>(
   fn: (run: Run, entries: AppEntry[], ws: Workspace) => Promise<T>,
   opts: { selectFromState?: boolean } = {},
 ): Promise<T> {
+  const { loadWorkspace, selectApps } = await import('../config/workspace.js');
+  const { StateStore } = await import('../state/store.js');
+  const { createRun } = await import('../app/run.js');
+  const { withLock } = await import('../cli/lock-scope.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   return withLock(ctx, command, async (signal) => {

@@ -1,23 +1,24 @@
-import { loadWorkspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
-import { appInfo } from '../app/info.js';
-import { StateStore } from '../state/store.js';
 import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termPath, termText } from '../render/terminal-text.js';
-import { assertKnownApps } from './known-apps.js';
 
 /** State entries can hold long maps (release assets): the human view stops after this many lines. */
 const MAX_STATE_LINES = 200;
 
 /** `info APP`: recipe, effective settings with their source, state and rate-limit windows; no lock. */
-export async function infoCommand(ctx: Context, out: Output, name: string): Promise<CommandResult> {
+async function infoCommand(ctx: Context, out: Output, name: string): Promise<CommandResult> {
+  const { loadWorkspace } = await import('../config/workspace.js');
+  const { StateStore } = await import('../state/store.js');
+  const { appInfo } = await import('../app/info.js');
+  const { assertKnownApps } = await import('./known-apps.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
   assertKnownApps([name], ws, store);
-  const info = appInfo(ws, store, name, ctx.now());
+  const info = await appInfo(ws, store, name, ctx.now());
   const { c } = out;
   const lines: string[] = [c.bold(termText(info.name))];
   // Labels can come from outside too (release asset keys in state): escaped like the values.
@@ -93,3 +94,16 @@ function flatten(prefix: string, value: unknown, depth = 0): [string, string][] 
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '-');
   return [[prefix, text]];
 }
+
+/** `info APP`: everything known about one app. */
+export const info = defineCommand<[string], Record<string, never>>({
+  name: 'info',
+  summary: 'show everything known about one app: recipe, settings and their source, state',
+  arguments: [{ name: '<app>', description: 'app to show' }],
+  flags: [],
+  examples: [
+    ['appimage-keeper info obsidian', 'settings (and where each came from), state, last error'],
+    ['appimage-keeper --json info obsidian', 'the same as one JSON document'],
+  ],
+  handler: ({ ctx, output, args: [app] }) => infoCommand(ctx(), output(), app),
+});

@@ -1,16 +1,8 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { jsonSchema } from '../config/schema.js';
-import {
-  CONFIG_SCHEMA_FILE,
-  RECIPE_SCHEMA_FILE,
-  starterConfig,
-  starterRecipe,
-  starterResolverScript,
-} from '../config/templates.js';
-import { isValidAppName } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { defineCommand } from '../cli/command-spec.js';
 import type { CommandResult } from '../cli/result.js';
 import { pathExists } from '../core/path-exists.js';
 
@@ -56,6 +48,8 @@ async function writeNew(path: string, text: string, force: boolean, mode = 0o644
 }
 
 async function writeSchemas(configDir: string): Promise<string[]> {
+  const { jsonSchema } = await import('../config/schema.js');
+  const { CONFIG_SCHEMA_FILE, RECIPE_SCHEMA_FILE } = await import('../config/templates.js');
   const files = [
     [join(configDir, CONFIG_SCHEMA_FILE), jsonSchema('config')],
     [join(configDir, RECIPE_SCHEMA_FILE), jsonSchema('recipe')],
@@ -66,7 +60,10 @@ async function writeSchemas(configDir: string): Promise<string[]> {
 }
 
 /** `init --global` writes a starter config.yml; `init --app NAME --strategy S` scaffolds a recipe. */
-export async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResult> {
+async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResult> {
+  const { RECIPE_SCHEMA_FILE, starterConfig, starterRecipe, starterResolverScript } =
+    await import('../config/templates.js');
+  const { isValidAppName } = await import('../config/workspace.js');
   const force = opts.force === true;
   const { paths } = ctx;
   if ((opts.global === true) === (opts.app !== undefined)) {
@@ -107,3 +104,27 @@ export async function initCommand(ctx: Context, opts: InitOptions): Promise<Comm
   const human = lines.join('\n');
   return { exitCode: 0, json: { command: 'init', written }, human };
 }
+
+/** `init`: a starter config.yml or a recipe scaffold. */
+export const init = defineCommand<[], InitOptions>({
+  name: 'init',
+  summary: 'write a starter config.yml (--global) or scaffold a recipe (--app NAME --strategy S)',
+  arguments: [],
+  flags: [
+    { flags: '--global', description: 'write config.yml with every field and its default' },
+    { flags: '--app <name>', description: 'scaffold apps/NAME/NAME.yml' },
+    {
+      flags: '--strategy <strategy>',
+      description: 'strategy of the new recipe',
+      choices: STRATEGIES,
+      parse: parseStrategyFlag,
+    },
+    { flags: '--force', description: 'overwrite existing files' },
+  ],
+  examples: [
+    ['appimage-keeper init --global', 'write config.yml with every field and its default'],
+    ['appimage-keeper init --app obsidian --strategy forge', 'scaffold apps/obsidian/obsidian.yml'],
+    ['appimage-keeper init --app tool --strategy script', 'scaffold a recipe and its resolver.sh'],
+  ],
+  handler: ({ ctx, flags }) => initCommand(ctx(), flags),
+});

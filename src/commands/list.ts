@@ -1,11 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { entryExists, pathExists } from '../core/path-exists.js';
-import { markOf } from '../install/desktop-target.js';
-import { loadWorkspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
-import { StateStore } from '../state/store.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { formatBytes, table } from '../render/table.js';
 import { errorJson } from '../render/render-error.js';
 import { provenanceJson, provenanceWord } from '../render/provenance-json.js';
@@ -23,6 +21,7 @@ async function present(path: string | undefined, follow = true): Promise<boolean
 async function ownsDesktopFile(path: string | undefined, app: string): Promise<boolean> {
   if (!path) return false;
   const text = await readFile(path, 'utf8').catch(() => undefined);
+  const { markOf } = await import('../install/desktop-target.js');
   return text !== undefined && markOf(text) === app;
 }
 
@@ -51,12 +50,16 @@ function day(iso: string | null): string {
   return iso ? iso.slice(0, 10) : '-';
 }
 
+/** Flags of `list`. */
+interface ListFlags {
+  names?: boolean;
+  wide?: boolean;
+}
+
 /** `list`: every recipe with what is installed for it; reads state, never writes or locks. */
-export async function listCommand(
-  ctx: Context,
-  out: Output,
-  opts: { names?: boolean; wide?: boolean },
-): Promise<CommandResult> {
+async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<CommandResult> {
+  const { loadWorkspace } = await import('../config/workspace.js');
+  const { StateStore } = await import('../state/store.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   if (opts.names) {
     const names = ws.apps.map((a) => a.name);
@@ -170,3 +173,20 @@ function fittedTable(rows: string[][], width: number | undefined, dim: (s: strin
   const note = `${fitted.hidden} ${fitted.hidden === 1 ? 'column' : 'columns'} hidden to fit; --wide shows all`;
   return `${table(fitted.rows)}\n${dim(truncateEnd(note, width))}`;
 }
+
+/** `list`: the apps and what is installed for each. */
+export const list = defineCommand<[], ListFlags>({
+  name: 'list',
+  summary: 'list apps with their installed version, file and integration',
+  arguments: [],
+  flags: [
+    { flags: '--wide', description: 'on a terminal too: every column, full paths, nothing shortened' },
+    { flags: '--names', description: 'print app names only (for shell completion)', hidden: true },
+  ],
+  examples: [
+    ['appimage-keeper list', 'apps, versions, files and desktop integration, fitted to the terminal'],
+    ['appimage-keeper list --wide', 'every column and full paths, even if lines wrap'],
+    ['appimage-keeper --json list', 'the same as one JSON document'],
+  ],
+  handler: ({ ctx, output, flags }) => listCommand(ctx(), output(), flags),
+});

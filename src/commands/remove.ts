@@ -1,28 +1,20 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { assertKnownApps } from './known-apps.js';
-import { managedStorageDirs } from '../app/managed-dirs.js';
-import { recoverInstall } from '../app/recover-install.js';
-import {
-  forgetRecipelessRemoved,
-  orphanNames,
-  removeApp,
-  removeStrayTemps,
-  type RemoveOutcome,
-} from '../app/remove.js';
+import type { RemoveOutcome } from '../app/remove.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 
 /** Flags of `remove`. */
-export interface RemoveFlags {
+interface RemoveFlags {
   purge?: boolean;
   orphans?: boolean;
 }
 
 /** `remove APP... [--purge]` and `remove --orphans`: undo installs exactly as recorded. */
-export async function removeCommand(
+async function removeCommand(
   ctx: Context,
   out: Output,
   names: string[],
@@ -31,6 +23,11 @@ export async function removeCommand(
   if (!flags.orphans && names.length === 0) {
     throw new UsageError('USAGE', 'name at least one app to remove, or pass --orphans');
   }
+  const { assertKnownApps } = await import('./known-apps.js');
+  const { managedStorageDirs } = await import('../app/managed-dirs.js');
+  const { recoverInstall } = await import('../app/recover-install.js');
+  const { forgetRecipelessRemoved, orphanNames, removeApp, removeStrayTemps } =
+    await import('../app/remove.js');
   const { outcomes, temps } = await runLocked(
     ctx,
     out,
@@ -89,3 +86,23 @@ export async function removeCommand(
     human: lines.join('\n'),
   };
 }
+
+/** `remove`: undo installs exactly as recorded. */
+export const remove = defineCommand<[string[]], RemoveFlags>({
+  name: 'remove',
+  summary: 'undo an install: file, desktop entry, icons, symlink; update skips the app until `update APP`',
+  arguments: [{ name: '[apps...]', description: 'apps to remove' }],
+  flags: [
+    { flags: '--purge', description: 'also delete the recipe and forget the app' },
+    {
+      flags: '--orphans',
+      description: 'remove installed apps whose recipe is gone, and leftover temp files',
+    },
+  ],
+  examples: [
+    ['appimage-keeper remove obsidian', 'uninstall an app, keep its recipe'],
+    ['appimage-keeper remove --purge obsidian', 'uninstall it and delete the recipe'],
+    ['appimage-keeper remove --orphans', 'remove apps whose recipe is gone'],
+  ],
+  handler: ({ ctx, output, args: [apps], flags }) => removeCommand(ctx(), output(), apps, flags),
+});

@@ -1,15 +1,17 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { managedStorageDirs } from '../app/managed-dirs.js';
-import { recoverInstall } from '../app/recover-install.js';
-import { rollbackApp, type RollbackResult } from '../app/rollback.js';
+import type { RollbackResult } from '../app/rollback.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 
 /** `rollback APP`: swap in the kept previous version, restore its desktop entry, and hold the app. */
-export async function rollbackCommand(ctx: Context, out: Output, name: string): Promise<CommandResult> {
+async function rollbackCommand(ctx: Context, out: Output, name: string): Promise<CommandResult> {
+  const { managedStorageDirs } = await import('../app/managed-dirs.js');
+  const { recoverInstall } = await import('../app/recover-install.js');
+  const { rollbackApp } = await import('../app/rollback.js');
   const result: RollbackResult = await runLocked(ctx, out, 'rollback', [name], async (run, entries) => {
     const entry = entries[0];
     if (!entry) throw new UsageError('USAGE', 'name the app to roll back');
@@ -48,3 +50,16 @@ export async function rollbackCommand(ctx: Context, out: Output, name: string): 
   );
   return { exitCode: 0, json: { command: 'rollback', ...result }, human: lines.join('\n') };
 }
+
+/** `rollback APP`: the previous version back, held. */
+export const rollback = defineCommand<[string], Record<string, never>>({
+  name: 'rollback',
+  summary: 'restore the previous version of an app (and hold it until `unhold` or `update --force`)',
+  arguments: [{ name: '<app>', description: 'app to roll back' }],
+  flags: [],
+  examples: [
+    ['appimage-keeper rollback obsidian', 'restore the previous version and hold it'],
+    ['appimage-keeper unhold obsidian', 'let update handle it again'],
+  ],
+  handler: ({ ctx, output, args: [app] }) => rollbackCommand(ctx(), output(), app),
+});

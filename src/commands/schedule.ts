@@ -1,20 +1,16 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import {
-  installSchedule,
-  removeSchedule,
-  scheduleStatus,
-  type ScheduleChange,
-  type ScheduleStatus,
-} from '../system/schedule/schedule.js';
+import type { ScheduleChange, ScheduleStatus } from '../system/schedule/schedule.js';
+import { INTERVAL_SUGGESTIONS } from '../system/schedule/interval.js';
 import type { ProcessFacts } from '../system/self-update/install-kind.js';
 import type { Output } from '../render/output.js';
-import { processFacts } from '../cli/process-facts.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { termMessage, termText } from '../render/terminal-text.js';
 
 /** Flags of `schedule`. */
-export interface ScheduleFlags {
+interface ScheduleFlags {
   every?: string;
 }
 
@@ -99,16 +95,18 @@ function statusLines(out: Output, s: ScheduleStatus): string[] {
 }
 
 /** `schedule install|remove|status`: the systemd user timer that runs `update` unattended. */
-export async function scheduleCommand(
+async function scheduleCommand(
   ctx: Context,
   out: Output,
   action: string,
   flags: ScheduleFlags,
-  facts: ProcessFacts = processFacts(),
 ): Promise<CommandResult> {
   if (flags.every !== undefined && action !== 'install') {
     throw new UsageError('USAGE', '--every only applies to `schedule install`');
   }
+  const { installSchedule, removeSchedule, scheduleStatus } = await import('../system/schedule/schedule.js');
+  const { processFacts } = await import('../cli/process-facts.js');
+  const facts: ProcessFacts = processFacts();
   if (action === 'install') {
     const r = await installSchedule(ctx, { every: flags.every, facts });
     const lines = changeLines(out, 'wrote', r);
@@ -120,6 +118,11 @@ export async function scheduleCommand(
       ...r.program.warnings.map((w) => out.c.yellow(`warning: ${termMessage(w)}`)),
       ...(r.program.hint ? [`  hint: ${termMessage(r.program.hint)}`] : []),
     );
+    if (r.linger.enabled === false && r.linger.user !== undefined) {
+      lines.push(
+        `the timer runs only while you are logged in; to run it while logged out too: loginctl enable-linger ${termText(shellQuote(r.linger.user))}`,
+      );
+    }
     return changeResult(action, r, lines, {
       on_calendar: r.schedule.onCalendar,
       randomized_delay_sec: r.schedule.randomizedDelaySec,
@@ -128,6 +131,7 @@ export async function scheduleCommand(
       environment_path: r.program.unitPath ?? null,
       warnings: r.program.warnings,
       hint: r.program.hint ?? null,
+      linger: r.linger.enabled ?? null,
     });
   }
   if (action === 'remove') {
@@ -169,3 +173,25 @@ export async function scheduleCommand(
     hint: 'use install, remove or status',
   });
 }
+
+/** `schedule`: the systemd user timer that runs `update`. */
+export const schedule = defineCommand<[string], ScheduleFlags>({
+  name: 'schedule',
+  summary: 'install, remove or show the systemd user timer that runs `update` unattended',
+  arguments: [
+    { name: '<action>', description: 'install, remove or status', choices: ['install', 'remove', 'status'] },
+  ],
+  flags: [
+    {
+      flags: '--every <interval>',
+      description: 'daily (default), weekly, hourly, 6h, 30m, or an OnCalendar= expression',
+      values: INTERVAL_SUGGESTIONS,
+    },
+  ],
+  examples: [
+    ['appimage-keeper schedule install', 'run update daily'],
+    ['appimage-keeper schedule install --every 6h', 'run update every six hours'],
+    ['appimage-keeper schedule status', 'show the timer and the last run'],
+  ],
+  handler: ({ ctx, output, args: [action], flags }) => scheduleCommand(ctx(), output(), action, flags),
+});

@@ -1,15 +1,12 @@
-import { loadWorkspace, type Workspace } from '../config/workspace.js';
+import type { Workspace } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
 import { toKeeperError, UsageError, type KeeperError } from '../core/errors.js';
 import type { EventSink } from '../core/events.js';
 import { REPOSITORY } from '../core/version.js';
-import { installKindOf, type InstallKind } from '../system/self-update/install-kind.js';
-import { selfUpdate, type SelfUpdateResult } from '../system/self-update/self-update.js';
-import { withLock } from '../cli/lock-scope.js';
-import { processFacts } from '../cli/process-facts.js';
+import type { SelfUpdateResult } from '../system/self-update/self-update.js';
+import { defineCommand } from '../cli/command-spec.js';
 import type { Output } from '../render/output.js';
 import { renderEvent } from '../render/output.js';
-import { createProgressRenderer } from '../render/progress.js';
 import { errorJson, errorText } from '../render/render-error.js';
 import type { CommandResult } from '../cli/result.js';
 import { formatBytes } from '../render/table.js';
@@ -23,11 +20,6 @@ export interface SelfUpdateFlags {
   rollback?: boolean;
 }
 
-/** How this process was installed: the standalone executable, an npm install, or a clone. */
-export function runningInstall(): InstallKind {
-  return installKindOf(processFacts());
-}
-
 /** Runs a self-update under the lock; a failure is returned as an error, not thrown. */
 export async function runSelfUpdate(
   ctx: Context,
@@ -35,9 +27,13 @@ export async function runSelfUpdate(
   flags: SelfUpdateFlags,
 ): Promise<{ result?: SelfUpdateResult; error?: KeeperError }> {
   try {
+    const { withLock } = await import('../cli/lock-scope.js');
+    const { selfUpdate } = await import('../system/self-update/self-update.js');
+    const { installKindOf } = await import('../system/self-update/install-kind.js');
+    const { processFacts } = await import('../cli/process-facts.js');
     const result = await withLock(ctx, 'self-update', (signal) =>
       selfUpdate(ctx, ws, {
-        install: runningInstall(),
+        install: installKindOf(processFacts()),
         repository: flags.repository ?? REPOSITORY,
         force: flags.force === true,
         insecure: flags.insecure === true,
@@ -86,7 +82,7 @@ export function selfUpdateJson(r: {
  * `self-update [--repository URL] [--force] [--insecure] | --rollback`: update the tool itself or
  * put the previous executable back (see docs/install.md and docs/trust.md).
  */
-export async function selfUpdateCommand(
+async function selfUpdateCommand(
   ctx: Context,
   out: Output,
   flags: SelfUpdateFlags,
@@ -97,6 +93,8 @@ export async function selfUpdateCommand(
       hint: 'it restores <exe>.previous; nothing is downloaded',
     });
   }
+  const { loadWorkspace } = await import('../config/workspace.js');
+  const { createProgressRenderer } = await import('../render/progress.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
@@ -115,3 +113,32 @@ export async function selfUpdateCommand(
     human: quietNoop ? '' : selfUpdateLine(out, r),
   };
 }
+
+/** `self-update`: the tool itself. */
+export const selfUpdateSpec = defineCommand<[], SelfUpdateFlags>({
+  name: 'self-update',
+  summary: 'update appimage-keeper itself (the standalone executable; npm installs get the command)',
+  arguments: [],
+  flags: [
+    {
+      flags: '--repository <url>',
+      description: `release repository to update from (default: ${REPOSITORY})`,
+    },
+    { flags: '--force', description: 'reinstall even when the latest release is not newer' },
+    {
+      flags: '--insecure',
+      description:
+        'install an executable no attestation of our release workflow vouches for (prints a warning)',
+    },
+    {
+      flags: '--rollback',
+      description: 'put back the executable the last self-update replaced (kept as .previous beside it)',
+    },
+  ],
+  examples: [
+    ['appimage-keeper self-update', 'update the standalone executable'],
+    ['appimage-keeper self-update --rollback', 'put back the executable it replaced'],
+    ['appimage-keeper update --self', 'update the apps, then appimage-keeper'],
+  ],
+  handler: ({ ctx, output, flags, setSink }) => selfUpdateCommand(ctx(), output(), flags, setSink),
+});

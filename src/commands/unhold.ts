@@ -1,15 +1,16 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { unholdApp } from '../app/rollback.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
-import { assertKnownApps } from './known-apps.js';
 
 /** `unhold APP...`: let `update` handle held apps again. */
-export async function unholdCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
+async function unholdCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
   if (names.length === 0) throw new UsageError('USAGE', 'name at least one app to unhold');
+  const { unholdApp } = await import('../app/rollback.js');
+  const { assertKnownApps } = await import('./known-apps.js');
   const results = await runLocked(
     ctx,
     out,
@@ -31,3 +32,16 @@ export async function unholdCommand(ctx: Context, out: Output, names: string[]):
   );
   return { exitCode: 0, json: { command: 'unhold', apps: results }, human: lines.join('\n') };
 }
+
+/** `unhold APP...`: held apps back to `update`. */
+export const unhold = defineCommand<[string[]], Record<string, never>>({
+  name: 'unhold',
+  summary: 'let `update` handle apps held after a rollback again',
+  arguments: [{ name: '<apps...>', description: 'apps to release' }],
+  flags: [],
+  examples: [
+    ['appimage-keeper unhold obsidian', 'release one app held after a rollback'],
+    ['appimage-keeper update --force obsidian', 'or reinstall the latest, which also releases it'],
+  ],
+  handler: ({ ctx, output, args: [apps] }) => unholdCommand(ctx(), output(), apps),
+});

@@ -1,17 +1,14 @@
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
 import { summarize, type AppOutcome } from '../app/outcome.js';
-import { updateApps } from '../app/update.js';
 import type { Workspace } from '../config/workspace.js';
-import { notifyAfterUpdate } from '../app/notify.js';
 import type { Output } from '../render/output.js';
-import { createProgressRenderer } from '../render/progress.js';
 import { renderEvent } from '../render/output.js';
 import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { formatBytes } from '../render/table.js';
 import { noRecipesHint } from '../render/setup-hints.js';
-import { interruptionExitCode } from '../cli/lock-scope.js';
 import { runLocked } from './engine-run.js';
 import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
 
@@ -26,12 +23,13 @@ export interface UpdateFlags {
 
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean): boolean {
   if (showAll) return true;
-  // A timer run hits rate limits routinely and the next run catches up: --quiet keeps silent.
-  if (quiet && o.status === 'rate_limited') return false;
+  // A timer run hits rate limits and cooldowns routinely and a later run catches up: --quiet keeps silent.
+  if (quiet && (o.status === 'rate_limited' || o.status === 'deferred')) return false;
   if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
   // An up-to-date app whose desktop entry was adapted to the host still has something to say.
   return (
     o.status === 'updated' ||
+    o.status === 'deferred' ||
     o.status === 'rate_limited' ||
     o.status === 'failed' ||
     o.status === 'interrupted' ||
@@ -47,6 +45,10 @@ export async function updateCommand(
   flags: UpdateFlags,
   setSink: (sink: EventSink) => void,
 ): Promise<CommandResult> {
+  const { updateApps } = await import('../app/update.js');
+  const { notifyAfterUpdate } = await import('../app/notify.js');
+  const { createProgressRenderer } = await import('../render/progress.js');
+  const { interruptionExitCode } = await import('../cli/lock-scope.js');
   const started = Date.now();
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);
@@ -115,6 +117,7 @@ export async function updateCommand(
         path: o.path,
         error: o.error,
         retry_at: o.retry_at,
+        ...(o.eligible_at !== undefined ? { eligible_at: o.eligible_at } : {}),
         ...(o.reason ? { reason: o.reason } : {}),
         ...(o.url ? { url: o.url } : {}),
         ...(o.method ? { method: o.method } : {}),
@@ -130,6 +133,7 @@ export async function updateCommand(
         rate_limited: summary.rate_limited,
         failed: summary.failed,
         skipped: summary.skipped,
+        deferred: summary.deferred,
         ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
       },
       bytes_downloaded: bytes,
@@ -140,3 +144,27 @@ export async function updateCommand(
     human: lines.join('\n'),
   };
 }
+
+/** `update`: resolve, download, verify and install. */
+export const update = defineCommand<[string[]], UpdateFlags>({
+  name: 'update',
+  summary: 'resolve, download, verify and install new versions',
+  arguments: [{ name: '[apps...]', description: 'apps to update (default: all)' }],
+  flags: [
+    {
+      flags: '--force',
+      description:
+        'reinstall even when up to date; lifts a rollback hold and ignores open rate-limit windows',
+    },
+    { flags: '--dry-run', description: 'show what would be downloaded; write nothing' },
+    { flags: '--show-all', description: 'also list apps that are up to date' },
+    { flags: '--self', description: 'then update appimage-keeper itself (as `self-update`)' },
+  ],
+  examples: [
+    ['appimage-keeper update', 'update every app that has a new release'],
+    ['appimage-keeper update --dry-run obsidian', 'show what would be downloaded'],
+    ['appimage-keeper -q update', 'print nothing when nothing changed (for timers)'],
+  ],
+  handler: ({ ctx, output, args: [apps], flags, setSink }) =>
+    updateCommand(ctx(), output(), apps, flags, setSink),
+});

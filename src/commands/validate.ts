@@ -1,14 +1,15 @@
-import { loadWorkspace, selectApps } from '../config/workspace.js';
 import type { Context } from '../core/context.js';
 import { ConfigError } from '../core/errors.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from '../cli/command-spec.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { errorJson, messageText } from '../render/render-error.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 
 /** `validate [APP...]`: parses config, secrets and recipes; no network, no writes. */
-export async function validateCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
+async function validateCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
+  const { loadWorkspace, selectApps } = await import('../config/workspace.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   const apps = selectApps(ws, names);
   for (const w of ws.warnings) out.warn(w);
@@ -53,3 +54,17 @@ export async function validateCommand(ctx: Context, out: Output, names: string[]
     human: lines.join('\n'),
   };
 }
+
+/** `validate`: config, secrets and recipes checked offline. */
+export const validate = defineCommand<[string[]], Record<string, never>>({
+  name: 'validate',
+  summary: 'check config.yml, secrets.yml and recipes (no network)',
+  arguments: [{ name: '[apps...]', description: 'apps to validate (default: all)' }],
+  flags: [],
+  examples: [
+    ['appimage-keeper validate', 'check config.yml, secrets.yml and every recipe'],
+    ['appimage-keeper validate obsidian', 'check one recipe'],
+    ['appimage-keeper --json validate', 'the same as one JSON document'],
+  ],
+  handler: ({ ctx, output, args: [apps] }) => validateCommand(ctx(), output(), apps),
+});

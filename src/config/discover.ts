@@ -1,4 +1,4 @@
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 
 /** A recipe file found on disk, before parsing. `id` is its file stem, used until `name` is known. */
@@ -39,26 +39,50 @@ export function discoverRecipeFiles(appsDir: string): Discovery {
   const found: RecipeLocation[] = [];
   const skipped: SkippedEntry[] = [];
   const seenDirs = new Set<string>();
+  // Without symbolic links a folder tree has no loops, so folders need no stat of their own until
+  // the first link to a folder: from then on every folder's identity is kept, those already walked
+  // included (most `apps/` folders have no link, and this saves a stat per recipe).
+  const walkedUnseen: string[] = [];
+  let linked = false;
+  const remember = (path: string, st: Stats | undefined): void => {
+    if (linked && st) seenDirs.add(`${st.dev}:${st.ino}`);
+    else walkedUnseen.push(path);
+  };
+  const startLinked = (): void => {
+    linked = true;
+    for (const dir of walkedUnseen.splice(0)) {
+      const st = statOrUndefined(dir);
+      if (st) seenDirs.add(`${st.dev}:${st.ino}`);
+    }
+  };
   const walk = (dir: string, depth: number): void => {
-    let entries: string[];
+    let entries: Dirent[];
     try {
-      entries = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       if (depth === 0 && (err as NodeJS.ErrnoException).code === 'ENOENT') return;
       skipped.push({ path: dir, reason: `cannot read folder: ${(err as Error).message}` });
       return;
     }
-    for (const name of entries.sort()) {
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const name = entry.name;
       if (name.startsWith('.')) continue;
       const path = join(dir, name);
-      const st = statOrUndefined(path);
+      // Links are followed: what they lead to decides. Other entries are what readdir says.
+      let st: Pick<Stats, 'isDirectory' | 'isFile'> | undefined = entry;
+      if (entry.isSymbolicLink()) {
+        const target = statOrUndefined(path);
+        if (target?.isDirectory() && !linked) startLinked();
+        st = target;
+      }
       if (!st) {
         if (YAML_EXT.test(name)) skipped.push({ path, reason: 'broken link or unreadable' });
         continue;
       }
       if (st.isDirectory()) {
-        const key = `${st.dev}:${st.ino}`;
-        if (seenDirs.has(key)) {
+        const own = linked ? (st === entry ? statOrUndefined(path) : (st as Stats)) : undefined;
+        if (linked && !own) continue;
+        if (own && seenDirs.has(`${own.dev}:${own.ino}`)) {
           skipped.push({ path, reason: 'folder already searched (symlink loop)' });
           continue;
         }
@@ -66,7 +90,7 @@ export function discoverRecipeFiles(appsDir: string): Discovery {
           skipped.push({ path, reason: `deeper than ${MAX_RECIPE_DEPTH} folders below apps/` });
           continue;
         }
-        seenDirs.add(key);
+        remember(path, own);
         walk(path, depth + 1);
       } else if (YAML_EXT.test(name)) {
         if (!st.isFile()) {
@@ -84,11 +108,14 @@ export function discoverRecipeFiles(appsDir: string): Discovery {
       }
     }
   };
-  const top = statOrUndefined(appsDir);
-  if (top) seenDirs.add(`${top.dev}:${top.ino}`);
+  walkedUnseen.push(appsDir);
   walk(appsDir, 0);
-  found.sort((a, b) => relative(appsDir, a.file).localeCompare(relative(appsDir, b.file)));
-  return { recipes: found, skipped };
+  // Each path made relative once, not twice per comparison.
+  const sorted = found
+    .map((loc) => ({ key: relative(appsDir, loc.file), loc }))
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((k) => k.loc);
+  return { recipes: sorted, skipped };
 }
 
 function statOrUndefined(path: string): Stats | undefined {

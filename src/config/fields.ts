@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseDuration } from './duration.js';
 import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
 import { namingFormatProblems } from './naming-format.js';
 import { urlFieldProblem } from './url-field.js';
@@ -67,6 +68,14 @@ const namingFormat = z
     if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
     for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
   });
+
+// `3d` in the file, seconds in the settings; 0 (a recipe turning off a config.yml cooldown) is none.
+const releaseAge = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const r = parseDuration(value);
+  if ('seconds' in r) return r.seconds;
+  ctx.addIssue({ code: 'custom', message: r.error });
+  return z.NEVER;
+});
 
 const PROXY_PREFIX_WANTED = 'must be "all", an http(s) URL, or a list of http(s) URLs';
 
@@ -337,6 +346,16 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
     aliases: [],
     schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
+    extension: true,
+  },
+  {
+    key: 'min_release_age',
+    type: 'duration (e.g. 3d)',
+    default: undefined,
+    description:
+      'Cooldown: a release younger than this (`30m`, `12h`, `3d`, `1w`, at most `365d`; `0` = none) is `deferred` until it is old enough (docs/update.md).',
+    aliases: [],
+    schema: releaseAge,
     extension: true,
   },
   {

@@ -23,6 +23,8 @@ export function hubApiBase(
 
 /** Whether two API bases name the same place (case of the host, default ports and a trailing slash aside). */
 export function sameApiBase(a: string, b: string): boolean {
+  // The common case, every recipe on config.yml's base: no URL to parse.
+  if (a === b) return true;
   const norm = (u: string): string => {
     try {
       const url = new URL(u);

@@ -24,9 +24,9 @@ export interface LoadedSecrets {
 const GLOBAL_ALIASES = aliasMap(GLOBAL_FIELDS);
 const ALL_CONFIG_KEYS = [...CONFIG_KEYS, ...GLOBAL_ALIASES.keys()];
 
-function readOptionalYaml(file: string): YamlFile | undefined {
+async function readOptionalYaml(file: string): Promise<YamlFile | undefined> {
   try {
-    return readYamlFile(file);
+    return await readYamlFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     // config.yml and secrets.yml problems stop the whole run: exit 2.
@@ -52,8 +52,8 @@ export function expectMapping(y: YamlFile, exitCode: ExitCode = ExitCode.appFail
 }
 
 /** Reads config.yml; a missing file means every default. Invalid content throws a ConfigError. */
-export function loadConfig(paths: Paths): LoadedConfig {
-  const y = readOptionalYaml(paths.configFile);
+export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
+  const y = await readOptionalYaml(paths.configFile);
   if (!y) return { file: paths.configFile, exists: false, values: {} };
   const data = expectMapping(y, ExitCode.usage);
   const spelledAs = new Map([...GLOBAL_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
@@ -67,7 +67,7 @@ export function loadConfig(paths: Paths): LoadedConfig {
 
 /** Reads secrets.yml (field hub_token, alias github_token) and warns when others can read it. */
 export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
-  const y = readOptionalYaml(paths.secretsFile);
+  const y = await readOptionalYaml(paths.secretsFile);
   if (!y) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
   const data = expectMapping(y, ExitCode.usage);
   const aliases = new Map([['github_token', 'hub_token']]);

@@ -5,20 +5,56 @@ import { aliasMap, GLOBAL_FIELDS } from './fields.js';
 import { expectMapping } from './load-config.js';
 import { placeholderIssues } from './placeholders.js';
 import { checkRecipe } from './recipe-checks.js';
-import { STRATEGY_KEYS } from './recipe-fields.js';
+import { RECIPE_FIELDS, STRATEGY_KEYS } from './recipe-fields.js';
 import { RECIPE_KEYS, recipeSchema } from './schema.js';
 import { normalizeAliases, zodIssues } from './validate-yaml.js';
-import { issueAt, readYamlFile, type YamlFile } from './yaml-file.js';
+import { readSmallFileSync } from '../core/small-file.js';
+import { readPlainYaml } from './plain-yaml.js';
+import {
+  documentlessYamlFile,
+  issueAt,
+  MAX_YAML_BYTES,
+  NeedsDocument,
+  readYamlFile,
+  type YamlFile,
+} from './yaml-file.js';
 
 const RECIPE_ALIASES = aliasMap(GLOBAL_FIELDS);
 const ALL_RECIPE_KEYS = [...RECIPE_KEYS, ...RECIPE_ALIASES.keys()];
 const GLOBAL_ONLY_KEYS: string[] = GLOBAL_FIELDS.filter((f) => f.globalOnly).map((f) => f.key);
+const REQUIRED_KEYS: string[] = RECIPE_FIELDS.filter((f) => f.required).map((f) => f.key);
+const SCHEMA_KEYS = new Set(RECIPE_KEYS);
 
-/** A recipe's validated raw values (canonical keys) and its parsed file. */
+type RecipeSchema = typeof recipeSchema;
+
+/** Schemas of the key sets recipes use, so that the fast path validates only the keys a recipe has. */
+const narrowSchemas = new Map<string, RecipeSchema>();
+const MAX_NARROW_SCHEMAS = 64;
+
+/**
+ * The recipe schema restricted to `data`'s known keys and the required ones. For this input it
+ * accepts and yields exactly what the whole schema does: a field that is absent and optional is
+ * left out of the output by both, and the object has no checks across fields. Unknown keys stay
+ * unknown to it (the strict object refuses them). Most recipes share a few key sets.
+ */
+function narrowRecipeSchema(data: Record<string, unknown>): RecipeSchema {
+  const known = Object.keys(data).filter((k) => SCHEMA_KEYS.has(k));
+  const keys = [...new Set([...REQUIRED_KEYS, ...known])].sort();
+  const id = keys.join('\n');
+  let schema = narrowSchemas.get(id);
+  if (!schema) {
+    if (narrowSchemas.size >= MAX_NARROW_SCHEMAS) return recipeSchema;
+    const mask = Object.fromEntries(keys.map((k) => [k, true] as const));
+    schema = recipeSchema.pick(mask);
+    narrowSchemas.set(id, schema);
+  }
+  return schema;
+}
+
+/** A recipe's validated raw values (canonical keys). */
 export interface ParsedRecipe {
   location: RecipeLocation;
   values: Record<string, unknown>;
-  yaml: YamlFile;
 }
 
 /**
@@ -30,15 +66,65 @@ export async function loadRecipe(
   location: RecipeLocation,
   seen: { name?: string } = {},
 ): Promise<ParsedRecipe> {
+  const fast = await loadPlainRecipe(location, seen);
+  if (fast) return fast;
   let y: YamlFile;
   try {
-    y = readYamlFile(location.file);
+    y = await readYamlFile(location.file);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError([
       { file: location.file, line: 1, col: 1, message: `cannot read: ${(err as Error).message}` },
     ]);
   }
+  const { values, issues } = await checkedValues(y, location, seen);
+  if (issues.length) throw new ConfigError(dedupe(issues));
+  return { location, values: values as Record<string, unknown> };
+}
+
+/**
+ * The fast path for a valid recipe in plain YAML (see plain-yaml.ts): the same checks on the same
+ * values, without building the library's document. Anything else — a file it cannot read, YAML
+ * outside the subset, or any issue at all — answers undefined, and the full path runs from the
+ * start, so every message about a recipe comes from the full path.
+ */
+async function loadPlainRecipe(
+  location: RecipeLocation,
+  seen: { name?: string },
+): Promise<ParsedRecipe | undefined> {
+  let text: string;
+  try {
+    const read = readSmallFileSync(location.file, MAX_YAML_BYTES);
+    if (read.kind !== 'text') return undefined;
+    text = read.text;
+  } catch {
+    return undefined;
+  }
+  const data = readPlainYaml(text);
+  if (!data) return undefined;
+  try {
+    const { values, issues } = await checkedValues(
+      documentlessYamlFile(location.file, text, data),
+      location,
+      seen,
+      narrowRecipeSchema,
+    );
+    return issues.length || !values ? undefined : { location, values };
+  } catch (err) {
+    // An issue being positioned: the full path finds it again, with the document.
+    if (err instanceof NeedsDocument) return undefined;
+    throw err;
+  }
+}
+
+// Everything loadRecipe checks, on a parsed file: the validated values (undefined when the schema
+// refused them) and every issue found.
+async function checkedValues(
+  y: YamlFile,
+  location: RecipeLocation,
+  seen: { name?: string },
+  schemaFor: (data: Record<string, unknown>) => RecipeSchema = () => recipeSchema,
+): Promise<{ values: Record<string, unknown> | undefined; issues: ConfigIssue[] }> {
   const data = expectMapping(y);
   if (typeof data.name === 'string' && data.name.trim() !== '' && firstControlChar(data.name) === -1)
     seen.name = data.name;
@@ -58,7 +144,7 @@ export async function loadRecipe(
     );
     delete data[key];
   }
-  const parsed = recipeSchema.safeParse(data);
+  const parsed = schemaFor(data).safeParse(data);
   if (!parsed.success) {
     issues.push(
       ...zodIssues(y, parsed.error, {
@@ -75,8 +161,7 @@ export async function loadRecipe(
   }
   issues.push(...(await checkRecipe(y, data, location.dir)));
   issues.push(...placeholderIssues(y, data, location.dir));
-  if (issues.length) throw new ConfigError(dedupe(issues));
-  return { location, values: parsed.data as Record<string, unknown>, yaml: y };
+  return { values: parsed.success ? parsed.data : undefined, issues };
 }
 
 function dedupe(issues: ConfigIssue[]): ConfigIssue[] {

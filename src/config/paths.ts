@@ -1,23 +1,9 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Paths } from '../core/paths.js';
 
-/** Directories the tool reads and writes, resolved once per run from the environment. */
-export interface Paths {
-  home: string;
-  configDir: string;
-  configFile: string;
-  secretsFile: string;
-  appsDir: string;
-  stateDir: string;
-  stateFile: string;
-  lockFile: string;
-  cacheDir: string;
-  dataHome: string;
-  /** `$XDG_DATA_DIRS` (absolute entries; default /usr/local/share, /usr/share): the system's entries. */
-  dataDirs: string[];
-  applicationsDir: string;
-  iconsDir: string;
-}
+// The shape lives in core so Context (core) need not import upward; resolving it is config's job.
+export type { Paths } from '../core/paths.js';
 
 export const TOOL_DIR_NAME = 'appimage-keeper';
 

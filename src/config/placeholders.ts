@@ -1,7 +1,7 @@
 import type { ConfigIssue } from '../core/errors.js';
 import { readSmallFileSync } from '../core/small-file.js';
 import { resolveScriptPath } from './recipe-checks.js';
-import { PLACEHOLDERS } from './templates.js';
+import { PLACEHOLDERS } from './placeholder-values.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
 
 /** The part of a resolver script read to look for the scaffold's placeholder URL. */

@@ -1,17 +1,24 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import picomatch from 'picomatch';
 import { escapeControlChar, firstControlChar } from '../core/control-chars.js';
 import type { ConfigIssue } from '../core/errors.js';
 import { appFileName, MAX_APP_NAME_BYTES } from '../core/file-names.js';
-import { compileRecipeRegex, isRegexProblem } from './recipe-regex.js';
 import { issueAt, type YamlFile } from './yaml-file.js';
 
 /** App names are one safe path component: they become file, symlink and desktop-file names. */
 export const APP_NAME_RE = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,${MAX_APP_NAME_BYTES - 1}}$`);
 
+/**
+ * Globs of only these characters, and not longer than this, always compile (no brackets, braces or
+ * parentheses to balance; far below picomatch's length limit): most recipes' globs, which then do
+ * not load picomatch at all.
+ */
+export const PLAIN_GLOB = /^[A-Za-z0-9._*?+/ -]{1,1000}$/;
+
 /** Checks a glob compiles; returns the error text or undefined. */
-export function globError(glob: string): string | undefined {
+export async function globError(glob: string): Promise<string | undefined> {
+  if (PLAIN_GLOB.test(glob)) return undefined;
+  const { default: picomatch } = await import('picomatch');
   try {
     picomatch.makeRe(glob, { strictBrackets: true });
     return undefined;
@@ -32,10 +39,12 @@ export async function checkRecipe(
   if (strategy.strategy === 'forge') {
     for (const key of ['asset_match', 'inner_asset_match'] as const) {
       const v = strategy[key];
-      const err = typeof v === 'string' ? globError(v) : undefined;
+      const err = typeof v === 'string' ? await globError(v) : undefined;
       if (err) issues.push(issueAt(y, ['strategy', key], `strategy.${key}: invalid glob: ${err}`));
     }
     if (typeof strategy.asset_match_regex === 'string') {
+      // RE2 (re2js) is most of the config layer's code: loaded only for a recipe that has a regex.
+      const { compileRecipeRegex, isRegexProblem } = await import('./recipe-regex.js');
       const re = compileRecipeRegex(strategy.asset_match_regex);
       if (isRegexProblem(re))
         issues.push(
@@ -60,7 +69,7 @@ export async function checkRecipe(
     }
   }
   if (typeof data.inner_asset_match === 'string') {
-    const err = globError(data.inner_asset_match);
+    const err = await globError(data.inner_asset_match);
     if (err) issues.push(issueAt(y, ['inner_asset_match'], `inner_asset_match: invalid glob: ${err}`));
   }
   if (data.zsync === 'auto' && strategy.strategy !== undefined && strategy.strategy !== 'forge') {

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { GLOBAL_FIELDS } from './fields.js';
+import { PLACEHOLDERS } from './placeholder-values.js';
 
 /** File names of the JSON Schemas written beside config.yml for editors. */
 export const CONFIG_SCHEMA_FILE = 'config.schema.json';
@@ -9,16 +10,6 @@ function yamlLine(key: string, value: unknown): string {
   if (value === undefined) return `${key}:`;
   return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
 }
-
-/**
- * Values `init --app` writes for the user to replace; `validate` refuses a recipe that still has them
- * (see placeholders.ts), so they are defined once here.
- */
-export const PLACEHOLDERS = {
-  repository: 'https://github.com/OWNER/REPO',
-  url: 'https://example.com/download/latest.AppImage',
-  scriptUrl: 'https://example.com/downloads/',
-} as const;
 
 /** The starter config.yml: every field present with its default and a comment. */
 export function starterConfig(): string {

@@ -82,6 +82,8 @@ export interface GlobalSettings {
   release_attestation: 'auto' | 'require' | 'off';
   /** Embedded-signature policy (default tofu). */
   signature: 'off' | 'tofu' | 'require';
+  /** Seconds a release must have been out before it is installed (default none; 0 = none). */
+  min_release_age?: number | undefined;
   /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
   launch_fixes: boolean;
   /** `update` also runs `self-update` after the apps (default false). */

@@ -30,8 +30,11 @@ export interface Workspace {
  * Loads config.yml, secrets.yml and every recipe. A broken config.yml or secrets.yml throws (exit 2);
  * a broken recipe becomes that app's failed entry and never stops the others.
  */
-export async function loadWorkspace(paths: Paths, env: NodeJS.ProcessEnv): Promise<Workspace> {
-  const config = loadConfig(paths);
+export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv): Promise<Workspace> {
+  // Read once: each read of process.env asks the C library, and every recipe reads the token
+  // variables and HOME again.
+  const env: NodeJS.ProcessEnv = { ...processEnv };
+  const config = await loadConfig(paths);
   const secrets = await loadSecrets(paths);
   const global = effectiveGlobal(config.values, paths.configDir, env);
   const warnings = [...secrets.warnings];

@@ -1,4 +1,5 @@
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Document, LineCounter, Scalar } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { readSmallFileSync } from '../core/small-file.js';
 
@@ -12,8 +13,49 @@ export interface YamlFile {
   text: string;
 }
 
+type YamlLibrary = typeof Yaml;
+
+// The yaml library is most of the config layer's code and a valid recipe in plain YAML never needs
+// it (plain-yaml.ts): it is loaded by the first full parse. A document, and so every position,
+// exists only after that.
+let library: YamlLibrary | undefined;
+
+async function yamlLibrary(): Promise<YamlLibrary> {
+  // A CommonJS package: bundled, its dynamic import has only the default export.
+  const mod = (await import('yaml')) as YamlLibrary & { default?: YamlLibrary };
+  library ??= mod.default ?? mod;
+  return library;
+}
+
+function loadedLibrary(): YamlLibrary {
+  if (!library) throw new Error('a YAML document without the yaml library');
+  return library;
+}
+
+/** Thrown by a YamlFile read without its document when something asks for a position in it. */
+export class NeedsDocument extends Error {}
+
+/**
+ * A YamlFile for `data` already read from `text` by plain-yaml.ts, without the library's document:
+ * asking for a position throws NeedsDocument (the caller then parses the file in full).
+ */
+export function documentlessYamlFile(file: string, text: string, data: unknown): YamlFile {
+  return {
+    file,
+    data,
+    text,
+    get doc(): Document {
+      throw new NeedsDocument(file);
+    },
+    get lineCounter(): LineCounter {
+      throw new NeedsDocument(file);
+    },
+  };
+}
+
 /** Parses YAML text; syntax errors become positioned ConfigErrors. */
-export function parseYamlText(file: string, text: string): YamlFile {
+export async function parseYamlText(file: string, text: string): Promise<YamlFile> {
+  const { LineCounter, parseDocument } = await yamlLibrary();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const issues: ConfigIssue[] = doc.errors.map((e) => {
@@ -33,7 +75,7 @@ function positioned(file: string, message: string): ConfigError {
 }
 
 /** Reads and parses a YAML file from disk (a regular file of at most MAX_YAML_BYTES). */
-export function readYamlFile(file: string): YamlFile {
+export async function readYamlFile(file: string): Promise<YamlFile> {
   // Synchronous (see readSmallFileSync): 200 recipes read through the thread pool left about 40 ms
   // of idle start-up, measured.
   const read = readSmallFileSync(file, MAX_YAML_BYTES);
@@ -65,7 +107,9 @@ export function positionOf(
   path: readonly PropertyKey[],
   options: PositionOptions = {},
 ): { line: number; col: number } {
+  // The document first: a file read without one throws NeedsDocument here.
   let node: unknown = y.doc.contents;
+  const { isMap, isNode, isScalar, isSeq } = loadedLibrary();
   let best: unknown = y.doc.contents;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
@@ -99,6 +143,7 @@ export function positionOf(
 // Maps an offset in a scalar's value to its offset in the source text. Escapes in quoted scalars
 // take more source characters than they yield; block and folded scalars fall back to their start.
 function sourceOffset(raw: string, type: Scalar['type'], valueOffset: number): number {
+  const { Scalar } = loadedLibrary();
   if (type === Scalar.PLAIN) return valueOffset <= raw.length ? valueOffset : 0;
   if (type !== Scalar.QUOTE_DOUBLE && type !== Scalar.QUOTE_SINGLE) return 0;
   let src = 1;

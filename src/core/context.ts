@@ -1,4 +1,5 @@
-import type { Paths } from '../config/paths.js';
+import type { HttpSettings } from '../http/settings.js';
+import type { Paths } from './paths.js';
 import type { EventSink } from './events.js';
 
 /**
@@ -13,4 +14,6 @@ export interface Context {
   /** Node's `process.arch` of the host (x64, arm64, ...). */
   arch: string;
   emit: EventSink;
+  /** Network settings every request of this run goes through (agents, timeouts). */
+  http: HttpSettings;
 }

@@ -6,3 +6,20 @@
 export function timeText(d: Date): string {
   return `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
+
+/** A span of time in words for humans, its two largest units: `2 d 19 h`, `5 h`, `12 min`, `< 1 min`. */
+export function spanText(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return '< 1 min';
+  const parts: [number, string][] = [
+    [Math.floor(minutes / 1440), 'd'],
+    [Math.floor((minutes % 1440) / 60), 'h'],
+    [minutes % 60, 'min'],
+  ];
+  const first = parts.findIndex(([n]) => n > 0);
+  return parts
+    .slice(first, first + 2)
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n} ${unit}`)
+    .join(' ');
+}

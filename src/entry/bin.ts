@@ -9,7 +9,10 @@ void runCli({
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // On first use only: process.stdin sets up a stream (a socket for a pipe) that only `edit` reads.
+  get stdin() {
+    return process.stdin;
+  },
 }).then((code) => {
   commandFinished(code);
   process.exitCode = code;

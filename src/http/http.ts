@@ -1,13 +1,16 @@
 /**
- * A small HTTP client for metadata requests (release APIs, HEAD checks, proxies): redirects are
- * followed by hand so credentials never leave the scope they were given for, every request has a deadline,
- * and idempotent requests survive a dropped connection or a passing 5xx.
+ * The HTTP client for whole-body requests (release APIs, HEAD checks, proxies, attestations):
+ * redirects go through the one loop in open.ts, every request has a deadline, and idempotent
+ * requests survive a dropped connection or a passing 5xx.
  */
 import { KeeperError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { discardBody, sendRequest, type TransportResponse } from './transport.js';
 import { parseBoundedJson } from './json-limits.js';
-import { isUnderBase } from './url-scope.js';
+import { httpError, type HttpPhase } from './errors.js';
+import { lowerCaseNames } from './headers.js';
+import { followRedirects } from './open.js';
+import type { HttpSettings } from './settings.js';
 
 /** Options for one metadata request. */
 export interface HttpRequestOptions {
@@ -28,7 +31,9 @@ export interface HttpRequestOptions {
    * Base URL the credentials (Authorization, Cookie) belong to: after a redirect they are sent only
    * while the URL stays under it (see isUnderBase). Default: the origin of the first URL.
    */
-  credentialsUnder?: string;
+  credentialsUnder?: string | undefined;
+  /** What kind of fetch this is, named in errors (default api). */
+  phase?: HttpPhase;
 }
 
 /** A fully read response. */
@@ -50,70 +55,68 @@ export interface HttpResponse {
   json(): unknown;
 }
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RETRY_STATUSES = new Set([500, 502, 503, 504]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 const DISCARD_LIMIT = 64 * 1024;
 
 /** Sends a request, following redirects and retrying transient failures. */
-export async function request(url: string, options: HttpRequestOptions = {}): Promise<HttpResponse> {
+export async function request(
+  http: HttpSettings,
+  url: string,
+  options: HttpRequestOptions = {},
+): Promise<HttpResponse> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  let method = (options.method ?? 'GET').toUpperCase();
-  const maxRedirects = options.maxRedirects ?? 10;
-  let headers = withDefaults(options.headers ?? {});
-  // Credentials belong to the scope they were given for; a redirect out of it loses them for good.
-  const credentialScope = options.credentialsUnder ?? new URL(url).origin;
-  let current = url;
+  const phase = options.phase ?? 'api';
+  const headers = lowerCaseNames(options.headers ?? {});
+  headers['user-agent'] ??= USER_AGENT;
   let requests = 0;
-  for (let redirects = 0; ; redirects++) {
-    const res = await sendWithRetries(current, method, headers, signal, options, timeoutMs, () => {
-      requests++;
-    });
-    const location = res.headers.location;
-    if (!REDIRECT_STATUSES.has(res.statusCode) || !location || maxRedirects === 0) {
-      const body = await readBody(res, current, options, signal, timeoutMs);
-      return buildResponse(res.statusCode, res.headers, current, requests, body);
-    }
-    await discardBody(res.body, DISCARD_LIMIT);
-    if (redirects >= maxRedirects) {
-      throw new KeeperError(
-        'HTTP_TOO_MANY_REDIRECTS',
-        `more than ${maxRedirects} redirects starting at ${url}`,
-      );
-    }
-    const next = new URL(location, current);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new KeeperError('HTTP_BAD_REDIRECT', `${current} redirects to unsupported ${next.protocol} URL`);
-    }
-    if (!isUnderBase(next.toString(), credentialScope)) headers = withoutCredentials(headers);
-    if (res.statusCode === 303 && method !== 'HEAD') method = 'GET';
-    current = next.toString();
-  }
+  const res = await followRedirects(url, {
+    phase,
+    method: options.method ?? 'GET',
+    headers,
+    maxRedirects: options.maxRedirects,
+    credentialsUnder: options.credentialsUnder,
+    exchange: (current, method, headers) =>
+      sendWithRetries(http, current, method, headers, { signal, options, timeoutMs, phase }, () => {
+        requests++;
+      }),
+  });
+  const body = await readBody(res, res.url, options, signal, timeoutMs, phase);
+  return buildResponse(res.statusCode, res.headers, res.url, requests, body);
 }
 
 type RawResponse = TransportResponse;
 
+interface ExchangeContext {
+  signal: AbortSignal;
+  options: HttpRequestOptions;
+  timeoutMs: number;
+  phase: HttpPhase;
+}
+
 async function sendWithRetries(
+  http: HttpSettings,
   url: string,
   method: string,
   headers: Record<string, string>,
-  signal: AbortSignal,
-  options: HttpRequestOptions,
-  timeoutMs: number,
+  ex: ExchangeContext,
   count: () => void,
 ): Promise<RawResponse> {
+  const { signal, options, timeoutMs, phase } = ex;
   const retries = IDEMPOTENT.has(method) ? (options.retries ?? 2) : 0;
   for (let attempt = 0; ; attempt++) {
     count();
     let res: RawResponse;
     try {
-      res = await sendRequest(url, { method, headers, signal });
+      res = await sendRequest(http, url, { method, headers, signal });
     } catch (err) {
-      if (signal.aborted) throw abortError(url, options.signal, timeoutMs, err);
+      if (signal.aborted) throw abortError(url, options.signal, timeoutMs, phase, err);
       if (attempt >= retries) {
-        throw new KeeperError('HTTP_NETWORK', `request to ${url} failed: ${errorText(err)}`, { cause: err });
+        throw httpError('HTTP_NETWORK', phase, url, `request to ${url} failed: ${errorText(err)}`, {
+          cause: err,
+        });
       }
       await backoff(attempt, signal);
       continue;
@@ -133,6 +136,7 @@ async function readBody(
   options: HttpRequestOptions,
   signal: AbortSignal,
   timeoutMs: number,
+  phase: HttpPhase,
 ): Promise<Buffer> {
   if (options.discardBody) {
     await discardBody(res.body, DISCARD_LIMIT);
@@ -146,16 +150,27 @@ async function readBody(
       size += chunk.length;
       if (size > limit) {
         res.body.destroy();
-        throw new KeeperError('HTTP_BODY_TOO_LARGE', `response from ${url} is larger than ${limit} bytes`);
+        throw httpError(
+          'HTTP_BODY_TOO_LARGE',
+          phase,
+          url,
+          `response from ${url} is larger than ${limit} bytes`,
+        );
       }
       chunks.push(chunk);
     }
   } catch (err) {
     if (err instanceof KeeperError) throw err;
-    if (signal.aborted) throw abortError(url, options.signal, timeoutMs, err);
-    throw new KeeperError('HTTP_NETWORK', `reading the response from ${url} failed: ${errorText(err)}`, {
-      cause: err,
-    });
+    if (signal.aborted) throw abortError(url, options.signal, timeoutMs, phase, err);
+    throw httpError(
+      'HTTP_NETWORK',
+      phase,
+      url,
+      `reading the response from ${url} failed: ${errorText(err)}`,
+      {
+        cause: err,
+      },
+    );
   }
   return Buffer.concat(chunks);
 }
@@ -186,29 +201,15 @@ function buildResponse(
   };
 }
 
-function withDefaults(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  out['user-agent'] ??= USER_AGENT;
-  return out;
-}
-
-function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  const out = { ...headers };
-  delete out.authorization;
-  delete out.cookie;
-  delete out['proxy-authorization'];
-  return out;
-}
-
 function abortError(
   url: string,
   external: AbortSignal | undefined,
   timeoutMs: number,
+  phase: HttpPhase,
   cause: unknown,
 ): KeeperError {
   if (external?.aborted) return new KeeperError('ABORTED', `request to ${url} was cancelled`, { cause });
-  return new KeeperError('HTTP_TIMEOUT', `request to ${url} timed out after ${timeoutMs / 1000} s`, {
+  return httpError('HTTP_TIMEOUT', phase, url, `request to ${url} timed out after ${timeoutMs / 1000} s`, {
     cause,
   });
 }

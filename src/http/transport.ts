@@ -2,7 +2,7 @@
  * The one HTTP transport of the tool: a thin layer over node's own http/https clients with
  * keep-alive agents, an AbortSignal, connect/headers/body timeouts, and failures that carry
  * stable codes (see transport-errors.ts). It sends one request and returns the response head
- * with an unread body; redirects, retries and credentials are the callers' business.
+ * with an unread body; redirects and credentials are open.ts's business, retries the callers'.
  *
  * Why not undici: its WASM parser alone lifts a process to ~100 MB peak RSS (see
  * docs/decisions.md), and node's built-in parser is fast enough to saturate a loopback link.
@@ -12,7 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { agentFor } from './transport-agents.js';
+import type { HttpSettings } from './settings.js';
 import { ResponseBody } from './transport-body.js';
 import { fromSocketError, TransportCode, TransportError } from './transport-errors.js';
 
@@ -25,8 +25,6 @@ export interface TransportOptions {
   method?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
-  /** Time to establish a new TCP connection (default 10 s). */
-  connectTimeoutMs?: number;
   /** Time from having a connection to the response head (default 300 s). */
   headersTimeoutMs?: number;
   /** Longest silence while the body is being read (default 300 s; 0 = none). */
@@ -48,7 +46,6 @@ export interface TransportResponse {
   url: string;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
 const DEFAULT_BODY_TIMEOUT_MS = 300_000;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -60,19 +57,28 @@ const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
  * reused keep-alive socket turns out to be closed by the server is sent once more on another
  * connection, since the server never saw it.
  */
-export async function sendRequest(url: string, options: TransportOptions = {}): Promise<TransportResponse> {
+export async function sendRequest(
+  http: HttpSettings,
+  url: string,
+  options: TransportOptions = {},
+): Promise<TransportResponse> {
   try {
-    return await sendOnce(url, options);
+    return await sendOnce(http, url, options);
   } catch (err) {
     if (!(err instanceof StaleSocketError)) throw err;
-    return sendOnce(url, options, false);
+    return sendOnce(http, url, options, false);
   }
 }
 
 /** Marks a failure on a reused socket before any response byte: worth one more try. */
 class StaleSocketError extends TransportError {}
 
-function sendOnce(url: string, options: TransportOptions, mayRetry = true): Promise<TransportResponse> {
+function sendOnce(
+  http: HttpSettings,
+  url: string,
+  options: TransportOptions,
+  mayRetry = true,
+): Promise<TransportResponse> {
   const target = new URL(url);
   // Userinfo in a URL (from a forge, a script, a redirect) would go out as Basic auth to that host;
   // credentials are only ever sent as the headers a caller scoped to a base.
@@ -80,7 +86,7 @@ function sendOnce(url: string, options: TransportOptions, mayRetry = true): Prom
   target.password = '';
   const method = (options.method ?? 'GET').toUpperCase();
   const signal = options.signal;
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const connectTimeoutMs = http.connectTimeoutMs;
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
 
   return new Promise<TransportResponse>((resolve, reject) => {
@@ -96,7 +102,7 @@ function sendOnce(url: string, options: TransportOptions, mayRetry = true): Prom
     const req: ClientRequest = send(target, {
       method,
       headers: options.headers,
-      agent: agentFor(target.protocol),
+      agent: http.agentFor(target),
     });
     let timer: NodeJS.Timeout | undefined;
     let settled = false;

@@ -91,6 +91,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} → ${to ?? '?'}${heldText(o, out)}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
       );
       break;
+    case 'deferred':
+      lines.push(`${c.yellow('deferred')}     ${name}${reason ? `: ${reason}` : ''}${heldText(o, out)}`);
+      break;
     case 'rate_limited':
       lines.push(
         `${c.yellow('rate limited')} ${name}${o.retry_at ? ` until ${timeText(new Date(o.retry_at))}` : ''}`,
@@ -124,6 +127,7 @@ export function summaryLine(summary: Summary, command: 'check' | 'update', extra
     command === 'check'
       ? [`${countOf(summary.update_available, 'update')} available`, `${summary.up_to_date} up to date`]
       : [`${summary.updated} updated`, `${summary.up_to_date} up to date`];
+  if (summary.deferred > 0) parts.push(`${summary.deferred} deferred`);
   parts.push(
     `${summary.rate_limited} rate-limited`,
     `${summary.failed} failed`,

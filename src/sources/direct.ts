@@ -67,6 +67,8 @@ export async function resolveDirect(
       },
     );
   }
+  // The file's age for min_release_age, whichever header check_method compares.
+  const lastModified = res.headers['last-modified'];
   return {
     kind: 'resolved',
     requests: shared ? 0 : requests,
@@ -78,6 +80,7 @@ export async function resolveDirect(
       assetName: assetNameFromUrl(res.url, settings.name),
       size: sizeOf(res),
       validator: res.headers.etag ?? res.headers['last-modified'],
+      ...(lastModified ? { releasedAt: { at: lastModified, what: 'last modified' } } : {}),
     },
   };
 }
@@ -93,11 +96,15 @@ export function provisionalVersion(method: DirectStrategy['check_method'], heade
 }
 
 async function probe(url: string, deps: ResolveDeps): Promise<{ res: HttpResponse; requests: number }> {
-  const head = await request(url, { method: 'HEAD', discardBody: true, signal: deps.signal });
+  const head = await request(deps.ctx.http, url, { method: 'HEAD', discardBody: true, signal: deps.signal });
   if (!HEAD_REFUSED.has(head.status) || detectRateLimit(head.status, head.headers, deps.ctx.now())) {
     return { res: head, requests: head.requests };
   }
-  const get = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: deps.signal });
+  const get = await request(deps.ctx.http, url, {
+    headers: { range: 'bytes=0-0' },
+    discardBody: true,
+    signal: deps.signal,
+  });
   return { res: get, requests: head.requests + get.requests };
 }
 

@@ -11,4 +11,4 @@ export type {
   SourceCaps,
   SourceKind,
 } from './source.js';
-export type { Resolution, ResolveDeps, ResolveOutcome, ResolverStore } from './types.js';
+export type { ReleaseTime, Resolution, ResolveDeps, ResolveOutcome, ResolverStore } from './types.js';

@@ -3,6 +3,7 @@
  * is, how a run reports a rate limit, and the small persisted store the resolvers read and write.
  */
 import type { Context } from '../core/context.js';
+import type { CachedResponse, ConditionalCache } from '../http/conditional.js';
 import type { RateLimitWindow } from '../state/types.js';
 
 /** What one strategy found as the latest release of an app. */
@@ -24,8 +25,10 @@ export interface Resolution {
   size?: number | undefined;
   /** Lower-case hex SHA-256 the forge published for the asset. */
   sha256?: string | undefined;
-  /** A `<asset>.sha256` / `SHA256SUMS` asset of the same release. */
+  /** A checksum sidecar of the same release (`<asset>.sha256`, `SHA256SUMS`, `latest-linux.yml`, ...). */
   checksumUrl?: string | undefined;
+  /** How to read it: SHA-256 listings (default) or electron-builder's YAML with base64 SHA-512. */
+  checksumFormat?: 'sums' | 'electron-builder' | undefined;
   /** A `<asset>.zsync` asset of the same release. */
   zsyncUrl?: string | undefined;
   /** ETag or Last-Modified of the asset, for If-Range. */
@@ -36,8 +39,20 @@ export interface Resolution {
   immutable?: boolean | undefined;
   /** forge: ISO time the release was published, when known. */
   publishedAt?: string | undefined;
+  /**
+   * When the release came out, as the source says it (raw text from a server: it may be missing,
+   * unparseable or in the future): a forge's publication time, a direct URL's Last-Modified.
+   * Without it the engine counts a release's age from the first time it saw the identity.
+   */
+  releasedAt?: ReleaseTime | undefined;
   /** forge: the proxy base the release metadata came through (its digest is then not proof). */
   viaProxy?: string | undefined;
+}
+
+/** A release time reported by a source, and what it is (for messages: `published 5 h ago`). */
+export interface ReleaseTime {
+  at: string;
+  what: 'published' | 'last modified';
 }
 
 /** Result of resolving one app: a resolution, or a rate-limit window that stopped it. */
@@ -45,14 +60,7 @@ export type ResolveOutcome =
   | { kind: 'resolved'; resolution: Resolution; requests: number; notModified: boolean }
   | { kind: 'rate_limited'; retryAt: Date; host: string; message: string };
 
-/** A cached metadata response, replayed when the server answers 304. */
-export interface CachedResponse {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  body: unknown;
-  /** ISO timestamp of the response that filled this entry. */
-  fetchedAt: string;
-}
+export type { CachedResponse };
 
 /** An open rate-limit window of one app; state stores it (see state/types.ts). */
 export type { RateLimitWindow };
@@ -61,9 +69,7 @@ export type { RateLimitWindow };
 export type DetectedForgeKind = 'gitea' | 'forgejo';
 
 /** Resolver data persisted by the engine in state.json between runs. */
-export interface ResolverStore {
-  getCached(url: string): CachedResponse | undefined;
-  setCached(url: string, entry: CachedResponse): void;
+export interface ResolverStore extends ConditionalCache {
   getForgeKind(origin: string): DetectedForgeKind | undefined;
   setForgeKind(origin: string, kind: DetectedForgeKind): void;
   /** Keys are `app:<app name>`. */
@@ -89,4 +95,9 @@ export interface ResolveDeps {
   signal?: AbortSignal | undefined;
   /** `--force`: send requests even while a rate-limit window is open. */
   force?: boolean | undefined;
+  /**
+   * false for a fetch that belongs to no app (add's and adopt's lookups): no per-app rate-limit
+   * window is honoured, opened or closed. The conditional cache, keyed by URL, still applies.
+   */
+  appWindows?: boolean | undefined;
 }

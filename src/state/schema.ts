@@ -77,6 +77,7 @@ export const appStateSchema = z
       .array(z.object({ from: absPath, backup: absPath }))
       .max(1000)
       .optional(),
+    firstSeen: z.object({ identity: text, at: isoTime }).optional(),
   })
   .passthrough();
 

@@ -1,3 +1,5 @@
+import type { CachedResponse } from './cached-response.js';
+
 /** A verified attestation of an installed asset (absent when provenance is off or nothing verified). */
 export interface ProvenanceRecord {
   /** `sha256:<hex>` of the asset the attestations name. */
@@ -101,6 +103,11 @@ export interface AppState {
   /** Latest version seen by check or update. */
   latest?: { version: string; identity: string; checkedAt: string } | undefined;
   lastError?: { code: string; message: string; at: string } | undefined;
+  /**
+   * When this machine first saw the release `identity` (ISO time): min_release_age counts from it
+   * when the source gives no usable release time (scripts, a URL without Last-Modified).
+   */
+  firstSeen?: { identity: string; at: string } | undefined;
   /** Embedded-signature pin; absent while the app has only been installed unsigned. */
   signature?: SignatureState | undefined;
   /** Another manager's desktop entry and icons moved aside by `adopt`; `remove` puts them back. */
@@ -151,13 +158,8 @@ export interface SetAsideEntry {
   at: string;
 }
 
-/** A conditional-request cache entry for release metadata. */
-export interface CachedResponse {
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-  body: unknown;
-  fetchedAt: string;
-}
+/** A conditional-request cache entry (one type, defined with the cache in http/conditional.ts). */
+export type { CachedResponse };
 
 /** The metadata cache file, kept apart from state so state writes stay small. */
 export interface CacheData {

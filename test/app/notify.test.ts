@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { AppOutcome } from '../../src/app/outcome.js';
 import { buildNotification, notifySendArgs } from '../../src/app/notify.js';
 import { hasSessionBus } from '../../src/system/session-bus.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { fakeProgram } from '../system/fake-program.js';
 import { makeSimHome, type SimHome } from '../system/sim-home.js';
 
@@ -79,7 +79,7 @@ void describe('update sends one notification through notify-send', () => {
   let s: SimHome;
   let calls: () => Promise<string[][]>;
   let env: NodeJS.ProcessEnv;
-  const update = (e: NodeJS.ProcessEnv = env) => runCli(['--quiet', 'update'], { env: e });
+  const update = (e: NodeJS.ProcessEnv = env) => runInProcess(['--quiet', 'update'], { env: e });
 
   before(async () => {
     s = await makeSimHome('notify: true');

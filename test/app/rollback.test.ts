@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeSimHome, type SimHome } from '../system/sim-home.js';
 
 interface AppRow {
@@ -21,7 +21,7 @@ void describe('rollback, hold and unhold after an update', () => {
   let s: SimHome;
   let v100: Buffer;
   let v110: Buffer;
-  const cli = <T>(...args: string[]) => runCli<T>(args, { env: s.h.env });
+  const cli = <T>(...args: string[]) => runInProcess<T>(args, { env: s.h.env });
   const installedFile = () => join(s.storageDir, 'hello.AppImage');
   const desktopText = async () => {
     const list = await cli<{ apps: AppRow[] }>('--json', 'list');
@@ -126,7 +126,7 @@ void describe('rollback, hold and unhold after an update', () => {
 
 void describe('rollback with a versioned file name', () => {
   let s: SimHome;
-  const cli = <T>(...args: string[]) => runCli<T>(args, { env: s.h.env });
+  const cli = <T>(...args: string[]) => runInProcess<T>(args, { env: s.h.env });
   before(async () => {
     s = await makeSimHome('', 'naming_format: "{name}-{version}.AppImage"\n');
   });

@@ -1,5 +1,5 @@
-// Every `appimage-keeper <command> --flag` that README.md and docs/*.md show must exist: the
-// commands and flags are read from the program's own --help, so a renamed flag fails here.
+// Every `appimage-keeper <command> --flag` that README.md, CONTRIBUTING.md and docs/*.md show must
+// exist: the commands and flags are read from the program's own --help, so a renamed flag fails here.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -107,7 +107,7 @@ function mentionsIn(file: string, snippet: string): Mention[] {
 }
 
 void describe('docs mention only commands and flags that exist', () => {
-  void test('README.md and docs/*.md', async () => {
+  void test('README.md, CONTRIBUTING.md and docs/*.md', async () => {
     const rootHelp = await help([]);
     const commands = commandsOf(rootHelp);
     assert.ok(commands.includes('update') && commands.includes('check'), rootHelp);
@@ -120,7 +120,7 @@ void describe('docs mention only commands and flags that exist', () => {
       .filter((f) => f.endsWith('.md'))
       .map((f) => join('docs', f));
     const mentions: Mention[] = [];
-    for (const file of ['README.md', ...docs]) {
+    for (const file of ['README.md', 'CONTRIBUTING.md', ...docs]) {
       const text = await readFile(join(ROOT, file), 'utf8');
       for (const s of codeSnippets(text)) mentions.push(...mentionsIn(file, s));
     }

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { GLOBAL_FIELDS } from '../../src/config/fields.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 interface InitJson {
@@ -28,7 +28,7 @@ void describe('init --global', () => {
   });
 
   void test('writes config.yml and both schemas; the config parses back and validates', async () => {
-    const r = await runCli<InitJson>(['--json', 'init', '--global'], { env: h.env });
+    const r = await runInProcess<InitJson>(['--json', 'init', '--global'], { env: h.env });
     assert.equal(r.code, 0, r.stderr);
     const configFile = join(h.configDir, 'config.yml');
     assert.deepEqual(r.json?.written, [
@@ -36,7 +36,7 @@ void describe('init --global', () => {
       join(h.configDir, 'config.schema.json'),
       join(h.configDir, 'recipe.schema.json'),
     ]);
-    const v = await runCli<ValidateJson>(['--json', 'validate'], { env: h.env });
+    const v = await runInProcess<ValidateJson>(['--json', 'validate'], { env: h.env });
     assert.equal(v.code, 0, v.stdout + v.stderr);
     assert.equal(v.json?.ok, true);
     // Every field is written with the name the seed uses and its default.
@@ -103,23 +103,23 @@ void describe('init --global', () => {
   void test('a second init --global without --force is refused (exit 2) and keeps the file; --force rewrites it', async () => {
     const configFile = join(h.configDir, 'config.yml');
     await writeFile(configFile, 'show_all: true\n');
-    const refused = await runCli<InitJson>(['--json', 'init', '--global'], { env: h.env });
+    const refused = await runInProcess<InitJson>(['--json', 'init', '--global'], { env: h.env });
     assert.equal(refused.code, 2);
     assert.equal(refused.json?.error?.code, 'FILE_EXISTS');
     assert.equal(await readFile(configFile, 'utf8'), 'show_all: true\n');
-    const human = await runCli(['init', '--global'], { env: h.env });
+    const human = await runInProcess(['init', '--global'], { env: h.env });
     assert.equal(human.code, 2);
     assert.equal(human.stdout, '');
     assert.match(human.stderr, /already exists/);
     assert.match(human.stderr, /--force/);
-    const forced = await runCli(['init', '--global', '--force'], { env: h.env });
+    const forced = await runInProcess(['init', '--global', '--force'], { env: h.env });
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(await readFile(configFile, 'utf8'), /^# yaml-language-server/);
   });
 
   void test('init needs exactly one of --global and --app (exit 2)', async () => {
     for (const args of [['init'], ['init', '--global', '--app', 'x', '--strategy', 'forge']]) {
-      const r = await runCli(args, { env: h.env });
+      const r = await runInProcess(args, { env: h.env });
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, /exactly one of --global or --app/);
     }
@@ -138,7 +138,7 @@ void describe('init --app', () => {
   for (const strategy of ['forge', 'direct', 'script'] as const) {
     void test(`--strategy ${strategy} scaffolds a recipe that validates`, async () => {
       const name = `app-${strategy}`;
-      const r = await runCli<InitJson>(['--json', 'init', '--app', name, '--strategy', strategy], {
+      const r = await runInProcess<InitJson>(['--json', 'init', '--app', name, '--strategy', strategy], {
         env: h.env,
       });
       assert.equal(r.code, 0, r.stderr);
@@ -155,7 +155,7 @@ void describe('init --app', () => {
         assert.match(await readFile(join(dir, 'resolver.sh'), 'utf8'), /^#!\/usr\/bin\/env bash\n/);
       }
       // Untouched, the scaffold is refused and the placeholder named, at its position.
-      const untouched = await runCli(['validate', name], { env: h.env });
+      const untouched = await runInProcess(['validate', name], { env: h.env });
       assert.equal(untouched.code, 1, untouched.stdout);
       const placeholder = {
         forge: 'OWNER/REPO',
@@ -173,17 +173,17 @@ void describe('init --app', () => {
         .replace('OWNER/REPO', 'someone/tool')
         .replace(/https:\/\/example\.com\//g, 'https://downloads.tool.test/');
       await writeFile(file, replaced);
-      const v = await runCli<ValidateJson>(['--json', 'validate', name], { env: h.env });
+      const v = await runInProcess<ValidateJson>(['--json', 'validate', name], { env: h.env });
       assert.equal(v.code, 0, v.stdout);
       assert.deepEqual(v.json?.apps, [{ name, file: join(dir, `${name}.yml`), ok: true, strategy }]);
     });
   }
 
   void test('an existing recipe is kept without --force; bad names and strategies are usage errors', async () => {
-    const again = await runCli(['init', '--app', 'app-forge', '--strategy', 'direct'], { env: h.env });
+    const again = await runInProcess(['init', '--app', 'app-forge', '--strategy', 'direct'], { env: h.env });
     assert.equal(again.code, 2);
     assert.match(await readFile(join(h.appsDir, 'app-forge', 'app-forge.yml'), 'utf8'), /strategy: forge/);
-    const forced = await runCli(['init', '--app', 'app-forge', '--strategy', 'direct', '--force'], {
+    const forced = await runInProcess(['init', '--app', 'app-forge', '--strategy', 'direct', '--force'], {
       env: h.env,
     });
     assert.equal(forced.code, 0);
@@ -195,7 +195,7 @@ void describe('init --app', () => {
       ['init', '--app', 'ok', '--strategy', 'github'],
       ['init', '--app', 'ok'],
     ]) {
-      const r = await runCli(args, { env: h.env });
+      const r = await runInProcess(args, { env: h.env });
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
     }
@@ -208,16 +208,16 @@ void describe('init --app', () => {
       ['gitea', 'forge'],
       ['url', 'direct'],
     ] as const) {
-      const r = await runCli(['init', '--app', 'x', '--strategy', word], { env: h.env });
+      const r = await runInProcess(['init', '--app', 'x', '--strategy', word], { env: h.env });
       assert.equal(r.code, 2);
       assert.match(
         r.stderr,
         new RegExp(`error: unknown strategy "${word}"\\n  hint: use --strategy ${use}: `),
       );
-      const j = await runCli<{ command: string; error: { code: string; message: string; hint: string } }>(
-        ['--json', 'init', '--app', 'x', '--strategy', word],
-        { env: h.env },
-      );
+      const j = await runInProcess<{
+        command: string;
+        error: { code: string; message: string; hint: string };
+      }>(['--json', 'init', '--app', 'x', '--strategy', word], { env: h.env });
       assert.equal(j.code, 2);
       assert.equal(j.json?.command, 'init');
       assert.equal(j.json?.error.code, 'USAGE');

@@ -4,7 +4,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { directRecipe } from '../config/workspace-fixture.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome } from '../helpers/tmp-home.js';
 
 void describe('list: symlinks', () => {
@@ -40,19 +40,19 @@ void describe('list: symlinks', () => {
         rateLimits: {},
       }),
     );
-    const human = await runCli(['list'], { env: h.env });
+    const human = await runInProcess(['list'], { env: h.env });
     assert.equal(human.code, 0, human.stderr);
     const row = human.stdout.split('\n').find((l) => l.startsWith('app '));
     assert.ok(row, human.stdout);
     assert.match(row, / dangling /);
     assert.doesNotMatch(row, / yes /);
-    const json = await runCli<{ apps: { symlink_present: boolean; symlink_dangling: boolean }[] }>(
+    const json = await runInProcess<{ apps: { symlink_present: boolean; symlink_dangling: boolean }[] }>(
       ['--json', 'list'],
       { env: h.env },
     );
     assert.equal(json.json?.apps[0]?.symlink_present, false);
     assert.equal(json.json?.apps[0]?.symlink_dangling, true);
-    const doctor = await runCli(['doctor'], { env: h.env });
+    const doctor = await runInProcess(['doctor'], { env: h.env });
     assert.match(doctor.stdout, /^FAIL {2}symlinks/m);
   });
 });

@@ -4,7 +4,8 @@ import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
-import { runCli, type CliRun } from '../helpers/run-cli.js';
+import type { CliRun } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 interface ErrorJson {
@@ -77,7 +78,7 @@ void describe('validate and list', () => {
   });
 
   void test('validate: all valid → exit 0 and the JSON shape', async () => {
-    const r = await runCli<ValidateJson>(['--json', 'validate'], { env: h.env });
+    const r = await runInProcess<ValidateJson>(['--json', 'validate'], { env: h.env });
     assert.equal(r.code, 0, r.stderr);
     assertOneJsonDocument(r);
     assert.deepEqual(r.json, {
@@ -92,14 +93,14 @@ void describe('validate and list', () => {
       warnings: [],
       skipped: [],
     });
-    const human = await runCli(['validate'], { env: h.env });
+    const human = await runInProcess(['validate'], { env: h.env });
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^ok {2}alpha \(direct\)/m);
     assert.match(human.stdout, /2 valid, 0 invalid\n$/);
   });
 
   void test('list: JSON shape, human table, --names', async () => {
-    const r = await runCli<ListJson>(['--json', 'list'], { env: h.env });
+    const r = await runInProcess<ListJson>(['--json', 'list'], { env: h.env });
     assert.equal(r.code, 0, r.stderr);
     assertOneJsonDocument(r);
     assert.equal(r.json?.command, 'list');
@@ -123,32 +124,32 @@ void describe('validate and list', () => {
     ])
       assert.ok(keys.includes(k), `list JSON lacks ${k}`);
 
-    const human = await runCli(['list'], { env: h.env });
+    const human = await runInProcess(['list'], { env: h.env });
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^NAME +STRATEGY +VERSION/);
     assert.match(human.stdout, /^beta +direct .* ignored/m);
     assert.match(human.stdout, /^alpha +direct .* not installed/m);
 
-    const names = await runCli(['list', '--names'], { env: h.env });
+    const names = await runInProcess(['list', '--names'], { env: h.env });
     assert.equal(names.stdout, 'alpha\nbeta\n');
-    const namesJson = await runCli<ListJson>(['--json', 'list', '--names'], { env: h.env });
+    const namesJson = await runInProcess<ListJson>(['--json', 'list', '--names'], { env: h.env });
     assert.deepEqual(namesJson.json, { command: 'list', names: ['alpha', 'beta'] });
   });
 
   void test('validate APP selects apps; an unknown app name is exit 2 with one JSON error document', async () => {
-    const one = await runCli<ValidateJson>(['--json', 'validate', 'beta'], { env: h.env });
+    const one = await runInProcess<ValidateJson>(['--json', 'validate', 'beta'], { env: h.env });
     assert.equal(one.code, 0);
     assert.deepEqual(
       one.json?.apps.map((a) => a.name),
       ['beta'],
     );
-    const r = await runCli<ValidateJson>(['--json', 'validate', 'alpha', 'nope'], { env: h.env });
+    const r = await runInProcess<ValidateJson>(['--json', 'validate', 'alpha', 'nope'], { env: h.env });
     assert.equal(r.code, 2);
     assertOneJsonDocument(r);
     assert.equal(r.json?.error?.code, 'UNKNOWN_APP');
     assert.match(r.json?.error?.message ?? '', /nope/);
     assert.match(r.json?.error?.hint ?? '', /known apps: alpha, beta/);
-    const human = await runCli(['validate', 'nope'], { env: h.env });
+    const human = await runInProcess(['validate', 'nope'], { env: h.env });
     assert.equal(human.code, 2);
     assert.equal(human.stdout, '');
     assert.match(human.stderr, /^error: unknown app: nope/);
@@ -157,7 +158,7 @@ void describe('validate and list', () => {
   void test('a broken recipe: validate exits 1 and names file:line:col; list still lists it (exit 0)', async () => {
     const file = await h.writeRecipe('gamma', 'name: gamma\nstrategy:\n  strategy: direct\n  url: nope\n');
     try {
-      const r = await runCli<ValidateJson>(['--json', 'validate'], { env: h.env });
+      const r = await runInProcess<ValidateJson>(['--json', 'validate'], { env: h.env });
       assert.equal(r.code, 1);
       assertOneJsonDocument(r);
       assert.equal(r.json?.ok, false);
@@ -175,7 +176,7 @@ void describe('validate and list', () => {
         r.json?.apps.filter((a) => a.ok).map((a) => a.name),
         ['alpha', 'beta'],
       );
-      const human = await runCli(['validate'], { env: h.env });
+      const human = await runInProcess(['validate'], { env: h.env });
       assert.equal(human.code, 1);
       assert.ok(
         human.stdout.includes(`${file}:4:8: strategy.url: must be an http:// or https:// URL`),
@@ -183,14 +184,14 @@ void describe('validate and list', () => {
       );
       assert.match(human.stdout, /2 valid, 1 invalid\n$/);
       // Validating only the good apps succeeds.
-      assert.equal((await runCli(['validate', 'alpha'], { env: h.env })).code, 0);
+      assert.equal((await runInProcess(['validate', 'alpha'], { env: h.env })).code, 0);
 
-      const list = await runCli<ListJson>(['--json', 'list'], { env: h.env });
+      const list = await runInProcess<ListJson>(['--json', 'list'], { env: h.env });
       assert.equal(list.code, 0);
       const row = list.json?.apps.find((a) => a.name === 'gamma');
       assert.equal(row?.valid, false);
       assert.equal(row?.error?.code, 'CONFIG_INVALID');
-      assert.match((await runCli(['list'], { env: h.env })).stdout, /^gamma .*invalid recipe/m);
+      assert.match((await runInProcess(['list'], { env: h.env })).stdout, /^gamma .*invalid recipe/m);
     } finally {
       await rm(join(h.appsDir, 'gamma'), { recursive: true });
     }
@@ -200,7 +201,7 @@ void describe('validate and list', () => {
     const file = await h.writeConfig('show_all: true\nstorage_dri: /x\n');
     try {
       for (const cmd of ['validate', 'list']) {
-        const r = await runCli<ValidateJson>(['--json', cmd], { env: h.env });
+        const r = await runInProcess<ValidateJson>(['--json', cmd], { env: h.env });
         assert.equal(r.code, 2, cmd);
         assertOneJsonDocument(r);
         assert.equal(r.json?.error?.code, 'CONFIG_INVALID');
@@ -211,7 +212,7 @@ void describe('validate and list', () => {
           message: 'unknown key "storage_dri"',
           hint: 'did you mean "storage_dir"?',
         });
-        const human = await runCli([cmd], { env: h.env });
+        const human = await runInProcess([cmd], { env: h.env });
         assert.equal(human.code, 2);
         assert.equal(human.stdout, '');
         assert.ok(human.stderr.includes(`${file}:2:1: unknown key "storage_dri"`), human.stderr);
@@ -228,7 +229,7 @@ void describe('validate and list', () => {
       ['frobnicate'],
       ['list', 'extra', 'args'],
     ]) {
-      const r = await runCli(args, { env: h.env });
+      const r = await runInProcess(args, { env: h.env });
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
       assert.notEqual(r.stderr, '');
@@ -236,13 +237,13 @@ void describe('validate and list', () => {
   });
 
   void test('no command at all is a usage error (exit 2) with the help on stderr', async () => {
-    const none = await runCli([], { env: h.env });
+    const none = await runInProcess([], { env: h.env });
     assert.equal(none.code, 2);
     assert.match(none.stderr, /Usage: appimage-keeper/);
   });
 
   void test('--json with a bad flag still prints one JSON error document', async () => {
-    const r = await runCli(['--json', 'validate', '--bogus'], { env: h.env });
+    const r = await runInProcess(['--json', 'validate', '--bogus'], { env: h.env });
     assert.equal(r.code, 2);
     assertOneJsonDocument(r);
   });
@@ -252,7 +253,7 @@ void describe('validate and list', () => {
     await writeFile(secrets, 'hub_token: abc\n', { mode: 0o644 });
     await chmod(secrets, 0o644);
     try {
-      const r = await runCli<ValidateJson>(['--json', 'validate'], { env: h.env });
+      const r = await runInProcess<ValidateJson>(['--json', 'validate'], { env: h.env });
       assert.equal(r.code, 0);
       assertOneJsonDocument(r);
       assert.deepEqual(r.json?.secrets, { file: secrets, exists: true });
@@ -260,7 +261,7 @@ void describe('validate and list', () => {
       assert.match(r.stderr, /^warning: .*readable by group or others/m);
       assert.ok(!r.stdout.includes('abc'));
       await chmod(secrets, 0o600);
-      const ok = await runCli<ValidateJson>(['--json', 'validate'], { env: h.env });
+      const ok = await runInProcess<ValidateJson>(['--json', 'validate'], { env: h.env });
       assert.deepEqual(ok.json?.warnings, []);
       assert.equal(ok.stderr, '');
     } finally {
@@ -273,7 +274,7 @@ void describe('validate and list', () => {
     try {
       const env = { ...h.env, FORCE_COLOR: undefined, NO_COLOR: undefined, TERM: 'xterm-256color' };
       for (const args of [['validate'], ['list'], ['validate', 'nope']]) {
-        const r = await runCli(args, { env });
+        const r = await runInProcess(args, { env });
         assert.ok(
           !r.stdout.includes(ESC) && !r.stderr.includes(ESC),
           `${args.join(' ')} printed colour codes`,
@@ -300,7 +301,7 @@ void describe('validate and list', () => {
       ['completion', 'bash'],
       ['--config-dir', join(h.root, 'other'), 'list'],
     ]) {
-      const r = await runCli(args, { env: stateEnv });
+      const r = await runInProcess(args, { env: stateEnv });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
     }
     assert.deepEqual(await listTree(h.root), before);
@@ -312,7 +313,7 @@ void describe('validate and list', () => {
     const stateFile = join(h.stateDir, 'state.json');
     await writeFile(stateFile, '{"schema":1,');
     try {
-      const r = await runCli<ListJson>(['--json', 'list'], { env: h.env });
+      const r = await runInProcess<ListJson>(['--json', 'list'], { env: h.env });
       assert.equal(r.code, 0);
       assertOneJsonDocument(r);
       assert.match(r.stderr, /state file .* is unreadable/);
@@ -344,7 +345,7 @@ void describe('validate and list', () => {
     };
     await writeFile(join(h.stateDir, 'state.json'), JSON.stringify(state));
     try {
-      const r = await runCli<{
+      const r = await runInProcess<{
         apps: (ListApp & { file_present: boolean; size: number; last_check: string })[];
       }>(['--json', 'list'], { env: h.env });
       const alpha = r.json?.apps.find((a) => a.name === 'alpha');
@@ -353,7 +354,10 @@ void describe('validate and list', () => {
       assert.equal(alpha?.file_present, true);
       assert.equal(alpha?.size, 2048);
       assert.equal(alpha?.last_check, '2026-01-02T00:00:00Z');
-      assert.match((await runCli(['list'], { env: h.env })).stdout, /^alpha +direct +1\.0 .* installed/m);
+      assert.match(
+        (await runInProcess(['list'], { env: h.env })).stdout,
+        /^alpha +direct +1\.0 .* installed/m,
+      );
     } finally {
       await rm(h.stateDir, { recursive: true });
     }
@@ -376,19 +380,19 @@ void describe('schema and completion', () => {
       [['--json', 'schema', 'recipe'], 'appimage-keeper recipe'],
       [['schema', 'recipe'], 'appimage-keeper recipe'],
     ] as const) {
-      const r = await runCli([...args], { env: h.env });
+      const r = await runInProcess([...args], { env: h.env });
       assert.equal(r.code, 0);
       const schema = JSON.parse(r.stdout) as { title: string; $schema: string; properties: object };
       assert.equal(schema.title, title);
       assert.ok('storage_dir' in schema.properties);
     }
-    const bad = await runCli(['schema', 'state'], { env: h.env });
+    const bad = await runInProcess(['schema', 'state'], { env: h.env });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /unknown schema "state"/);
   });
 
   void test('completion bash passes bash -n; zsh and fish scripts name the commands; others are exit 2', async () => {
-    const bash = await runCli(['completion', 'bash'], { env: h.env });
+    const bash = await runInProcess(['completion', 'bash'], { env: h.env });
     assert.equal(bash.code, 0);
     const check = spawnSync('bash', ['-n'], { input: bash.stdout, encoding: 'utf8' });
     assert.equal(check.status, 0, check.stderr);
@@ -399,17 +403,17 @@ void describe('schema and completion', () => {
       /self-update\)\n(.*\n)*? {8}_ak_words="--repository --force --insecure --rollback --help"/,
     );
 
-    const zsh = await runCli(['completion', 'zsh'], { env: h.env });
+    const zsh = await runInProcess(['completion', 'zsh'], { env: h.env });
     assert.equal(zsh.code, 0);
     assert.match(zsh.stdout, /^#compdef appimage-keeper/);
     const zshCheck = spawnSync('zsh', ['-n'], { input: zsh.stdout, encoding: 'utf8' });
     if (!zshCheck.error) assert.equal(zshCheck.status, 0, zshCheck.stderr);
 
-    const fish = await runCli(['completion', 'fish'], { env: h.env });
+    const fish = await runInProcess(['completion', 'fish'], { env: h.env });
     assert.equal(fish.code, 0);
     assert.match(fish.stdout, /complete -c appimage-keeper .*-a "init validate list/);
 
-    const json = await runCli<{ command: string; shell: string; script: string }>(
+    const json = await runInProcess<{ command: string; shell: string; script: string }>(
       ['--json', 'completion', 'fish'],
       {
         env: h.env,
@@ -418,17 +422,17 @@ void describe('schema and completion', () => {
     assert.equal(json.json?.shell, 'fish');
     assert.equal(json.json?.script.trimEnd(), fish.stdout.trimEnd());
 
-    const bad = await runCli(['completion', 'tcsh'], { env: h.env });
+    const bad = await runInProcess(['completion', 'tcsh'], { env: h.env });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /'tcsh' is invalid .*Allowed choices are bash, zsh, fish/);
   });
 
   void test('the completion command list names every command the CLI has', async () => {
-    const help = await runCli(['--help'], { env: h.env });
+    const help = await runInProcess(['--help'], { env: h.env });
     const commands = [...help.stdout.matchAll(/^ {2}([a-z]+) /gm)]
       .map((m) => m[1])
       .filter((c) => c !== 'help');
-    const bash = (await runCli(['completion', 'bash'], { env: h.env })).stdout;
+    const bash = (await runInProcess(['completion', 'bash'], { env: h.env })).stdout;
     for (const c of commands) assert.match(bash, new RegExp(`[\\s"]${c}[\\s"]`), `completion lacks ${c}`);
   });
 });

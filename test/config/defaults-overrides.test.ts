@@ -49,6 +49,7 @@ const SAMPLES: Record<string, Sample> = {
   },
   release_attestation: { config: 'off', recipe: 'require' },
   signature: { config: 'off', recipe: 'require' },
+  min_release_age: { config: '3d', recipe: 0, expectConfig: 259_200, expectRecipe: 0 },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },
 };

@@ -159,6 +159,31 @@ const RECIPES: [string, string, Expected][] = [
   ['name-control', `name: "a\\tb"\n${DIRECT}`, [[1, 9, /^name: contains the control character \\t$/]]],
   ['name-blank', `name: "  "\n${DIRECT}`, [[1, 7, /^name: must not be empty$/]]],
   [
+    'release-age-syntax',
+    `name: a\n${DIRECT}min_release_age: 1.5d\n`,
+    [[6, 18, /^min_release_age: must be a duration like 30m, 12h, 3d or 1w \(or 0 for none\)$/]],
+  ],
+  [
+    'release-age-compound',
+    `name: a\n${DIRECT}min_release_age: 1d12h\n`,
+    [[6, 18, /^min_release_age: must be a duration like 30m/]],
+  ],
+  [
+    'release-age-bound',
+    `name: a\n${DIRECT}min_release_age: 53w\n`,
+    [[6, 18, /^min_release_age: must be at most 365d$/]],
+  ],
+  [
+    'release-age-long',
+    `name: a\n${DIRECT}min_release_age: "${'9'.repeat(5000)}d"\n`,
+    [[6, 18, /^min_release_age: must be a duration like 30m/]],
+  ],
+  [
+    'release-age-negative',
+    `name: a\n${DIRECT}min_release_age: -3\n`,
+    [[6, 18, /^min_release_age: must be a duration/]],
+  ],
+  [
     'zsync-with-delta-off',
     `name: a\nzsync: true\ndelta: off\n${DIRECT}`,
     [[3, 8, /^delta: off turns the zsync setting off; remove zsync or set delta to auto or zsync$/]],

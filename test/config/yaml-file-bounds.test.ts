@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { readYamlFile, MAX_YAML_BYTES } from '../../src/config/yaml-file.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 let h: TmpHome;
@@ -19,9 +19,9 @@ after(async () => {
   await h.cleanup();
 });
 
-function issuesOf(fn: () => unknown): string[] {
+async function issuesOf(fn: () => Promise<unknown>): Promise<string[]> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     assert.ok(err instanceof ConfigError, String(err));
     return err.issues.map((i) => `${i.line}:${i.col} ${i.message}`);
@@ -31,19 +31,18 @@ function issuesOf(fn: () => unknown): string[] {
 
 void test('a recipe larger than the bound is refused at line 1, and one at the bound is read', async () => {
   const big = await h.writeRecipe('big', `name: big\n# ${'x'.repeat(MAX_YAML_BYTES)}\n`);
-  assert.deepEqual(
-    issuesOf(() => readYamlFile(big)),
-    [`1:1 larger than ${MAX_YAML_BYTES >> 10} KiB; this is not a recipe or config file`],
-  );
+  assert.deepEqual(await issuesOf(() => readYamlFile(big)), [
+    `1:1 larger than ${MAX_YAML_BYTES >> 10} KiB; this is not a recipe or config file`,
+  ]);
   const head = 'name: fits\n# ';
   const fits = await h.writeRecipe('fits', `${head}${'x'.repeat(MAX_YAML_BYTES - head.length - 1)}\n`);
-  assert.deepEqual(readYamlFile(fits).data, { name: 'fits' });
+  assert.deepEqual((await readYamlFile(fits)).data, { name: 'fits' });
   await rm(big);
   await rm(fits);
 });
 
-void test('a missing file keeps its ENOENT code (an absent config.yml means the defaults)', () => {
-  assert.throws(() => readYamlFile(join(h.configDir, 'nope.yml')), { code: 'ENOENT' });
+void test('a missing file keeps its ENOENT code (an absent config.yml means the defaults)', async () => {
+  await assert.rejects(() => readYamlFile(join(h.configDir, 'nope.yml')), { code: 'ENOENT' });
 });
 
 void test('a FIFO as config.yml fails validate at once with exit 2 instead of hanging', async () => {
@@ -51,11 +50,8 @@ void test('a FIFO as config.yml fails validate at once with exit 2 instead of ha
   const fifo = join(h.configDir, 'config.yml');
   assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
   try {
-    assert.deepEqual(
-      issuesOf(() => readYamlFile(fifo)),
-      ['1:1 not a regular file'],
-    );
-    const r = await runCli(['validate'], { env: h.env, timeoutMs: 20_000 });
+    assert.deepEqual(await issuesOf(() => readYamlFile(fifo)), ['1:1 not a regular file']);
+    const r = await runInProcess(['validate'], { env: h.env, timeoutMs: 20_000 });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /config\.yml:1:1.*not a regular file/);
   } finally {

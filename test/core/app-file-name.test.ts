@@ -112,14 +112,13 @@ void describe('app names become one safe file-name component', () => {
         staged: undefined,
         oldFile: undefined,
       });
-      assert.equal((await readIntent(stateDir, app))?.app, app);
+      assert.equal(readIntent(stateDir, app)?.app, app);
       const files = await readdir(join(stateDir, 'pending'));
       assert.equal(files.length, 1, files.join(', '));
       assertOneSafeComponent(files[0] ?? '', `intent of ${JSON.stringify(app)}`);
       // `Fold App` and `fold_app` would share `Fold_App.json` only if their safe names matched in
       // case; validate refuses such pairs, and an intent never reads back for another app.
-      for (const other of HOSTILE)
-        if (other !== app) assert.notEqual((await readIntent(stateDir, other))?.app, app);
+      for (const other of HOSTILE) if (other !== app) assert.notEqual(readIntent(stateDir, other)?.app, app);
       await clearIntent(stateDir, app);
       assert.deepEqual(await outside(), before, `intent of ${JSON.stringify(app)}`);
     }

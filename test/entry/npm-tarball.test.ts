@@ -72,6 +72,7 @@ void describe('release tarball', () => {
     assert.deepEqual(
       files.filter((f) => !chunks.includes(f)),
       [
+        'LICENSE',
         'README.md',
         'dist/appimage-keeper.1',
         'dist/appimage-keeper.cjs',
@@ -86,7 +87,7 @@ void describe('release tarball', () => {
 
   void it('installs offline into a prefix with no dependency tree, and the binary runs', async () => {
     const installed = join(prefix, 'lib', 'node_modules', 'appimage-keeper');
-    assert.deepEqual((await readdir(installed)).sort(), ['README.md', 'dist', 'package.json']);
+    assert.deepEqual((await readdir(installed)).sort(), ['LICENSE', 'README.md', 'dist', 'package.json']);
     const r = await runCli(['--version'], { program: join(prefix, 'bin', 'appimage-keeper'), env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${pkg.version}\n`);

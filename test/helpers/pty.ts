@@ -3,7 +3,7 @@
  * TTYs of a chosen width: what `list` fitting and the progress bars are drawn for.
  */
 import { spawn } from 'node:child_process';
-import { CLI_PATH, REPO_ROOT } from './run-cli.js';
+import { CLI_PATH, REPO_ROOT, refuseInFastRun } from './run-cli.js';
 
 /** Options of one run on a pseudo-terminal. */
 export interface PtyRunOptions {
@@ -12,6 +12,8 @@ export interface PtyRunOptions {
   columns: number;
   /** Kill the run after this long (default 60 s) and reject. */
   timeoutMs?: number;
+  /** Typed on the terminal once the output so far matches `after` (a prompt's answer). */
+  answer?: { after: RegExp; text: string } | undefined;
 }
 
 /** What the terminal received, as it arrived: each chunk with the wall-clock time it was read. */
@@ -28,6 +30,7 @@ function shellQuote(arg: string): string {
 
 /** Runs `appimage-keeper args` on a pseudo-terminal `columns` wide and collects what it drew. */
 export function runCliInPty(args: string[], opts: PtyRunOptions): Promise<PtyRun> {
+  refuseInFastRun('runCliInPty');
   const command = [
     `stty cols ${opts.columns} rows 50`,
     [process.execPath, CLI_PATH, ...args].map(shellQuote).join(' '),
@@ -37,10 +40,19 @@ export function runCliInPty(args: string[], opts: PtyRunOptions): Promise<PtyRun
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: opts.env,
       cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Without an answer to type, the terminal's input ends at once (as /dev/null would).
+    if (!opts.answer) child.stdin.end();
     const chunks: PtyRun['chunks'] = [];
-    child.stdout.on('data', (b: Buffer) => chunks.push({ at: Date.now(), text: b.toString('utf8') }));
+    let answered = false;
+    child.stdout.on('data', (b: Buffer) => {
+      chunks.push({ at: Date.now(), text: b.toString('utf8') });
+      if (opts.answer && !answered && opts.answer.after.test(chunks.map((c) => c.text).join(''))) {
+        answered = true;
+        child.stdin.write(opts.answer.text);
+      }
+    });
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
     const timeoutMs = opts.timeoutMs ?? 60_000;

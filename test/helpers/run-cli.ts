@@ -32,9 +32,23 @@ export interface RunCliOptions {
   program?: string;
 }
 
+/**
+ * `npm run test:fast` skips every test file that imports a helper running the built CLI and does
+ * not build dist/ (scripts/run-tests.mjs); a file that slips through that rule fails here instead
+ * of silently testing an old build.
+ */
+export function refuseInFastRun(what: string): void {
+  if (process.env.KEEPER_TEST_FAST === '1')
+    throw new Error(
+      `${what} runs the built CLI (dist/), which npm run test:fast neither builds nor selects: ` +
+        'import it from test/helpers/run-cli.ts directly so the runner sees it, or use runInProcess',
+    );
+}
+
 /** Spawns the built CLI with `args` and no stdin, and collects its output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see CliRun
 export function runCli<T = any>(args: string[], opts: RunCliOptions): Promise<CliRun<T>> {
+  refuseInFastRun('runCli');
   return new Promise((resolve, reject) => {
     const [cmd, argv] = opts.program
       ? [opts.program, args]
@@ -88,6 +102,7 @@ export interface BackgroundCli {
 
 /** Starts the built CLI without waiting for it (runCli waits; these tests need the pid). */
 export function startCli(args: string[], env: NodeJS.ProcessEnv): BackgroundCli {
+  refuseInFastRun('startCli');
   const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -3,6 +3,7 @@
  * asset is a small real executable, attested (or not) by a test CA whose trusted root replaces the
  * embedded ones through `rootFor`, and a stand-in for the installed executable in a temp dir.
  */
+import { createHttpSettings } from '../../src/http/settings.js';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -117,6 +118,7 @@ export function useSelfUpdateWorld(): SelfUpdateWorld {
       now: () => new Date(),
       arch: process.arch,
       emit: (e) => events.push(e),
+      http: createHttpSettings(),
     };
     ws = await loadWorkspace(ctx.paths, ctx.env);
   });

@@ -1,12 +1,14 @@
 /** One app of `update --json` (as docs/update.md documents it). */
 export interface UpdateAppJson {
   name: string;
-  status: 'updated' | 'up_to_date' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
+  status: 'updated' | 'up_to_date' | 'deferred' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
   from_version: string | null;
   to_version: string | null;
   path: string | null;
   error: { code: string; message: string; hint?: string } | null;
   retry_at: string | null;
+  /** `deferred`: when the release becomes old enough to install. */
+  eligible_at?: string;
   reason?: string;
   url?: string;
   method?: string;
@@ -33,6 +35,7 @@ export interface UpdateJson {
     rate_limited: number;
     failed: number;
     skipped: number;
+    deferred: number;
     /** Present when an app was interrupted. */
     interrupted?: number;
   };

@@ -8,6 +8,7 @@ import type { Context } from '../../src/core/context.js';
 import type { KeeperEvent } from '../../src/core/events.js';
 import { createMemoryResolverStore } from '../../src/sources/memory-store.js';
 import type { ResolveDeps, ResolverStore } from '../../src/sources/types.js';
+import { createHttpSettings } from '../../src/http/settings.js';
 
 /** Effective settings with the seed's defaults, proxies off unless a test turns them on. */
 export function makeSettings(strategy: StrategyConfig, overrides: Partial<AppSettings> = {}): AppSettings {
@@ -71,6 +72,7 @@ export function makeContext(env: NodeJS.ProcessEnv = {}, arch = 'x64'): TestCont
     now: () => clock.now,
     arch,
     emit: (event) => void events.push(event),
+    http: createHttpSettings(),
     events,
     clock,
   };

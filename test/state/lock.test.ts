@@ -133,10 +133,14 @@ void describe('lock', () => {
     await lock.release();
   });
 
-  void test('an unreadable lock file is treated as stale', async () => {
+  void test('an unreadable lock file is treated as stale: the file then names us', async () => {
     const file = lockFile();
     await writeFile(file, 'garbage');
     const lock = await acquireLock(file, 'update');
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as LockOwner;
+    assert.deepEqual(onDisk, lock.owner);
+    assert.equal(onDisk.pid, process.pid);
+    assert.equal(onDisk.command, 'update');
     await lock.release();
   });
 

@@ -9,12 +9,20 @@ import type { Context } from '../../src/core/context.js';
 import { runDoctor } from '../../src/system/doctor/run-doctor.js';
 import type { CheckStatus, DoctorCheck } from '../../src/system/doctor/types.js';
 import { bootId } from '../../src/state/lock.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { fakeProgram } from './fake-program.js';
+import { createHttpSettings } from '../../src/http/settings.js';
 
 function contextFor(env: NodeJS.ProcessEnv): Context {
-  return { env, paths: resolvePaths(env), now: () => new Date(), arch: process.arch, emit: () => undefined };
+  return {
+    env,
+    paths: resolvePaths(env),
+    now: () => new Date(),
+    arch: process.arch,
+    emit: () => undefined,
+    http: createHttpSettings(),
+  };
 }
 
 function statuses(checks: DoctorCheck[]): Record<string, CheckStatus> {
@@ -138,13 +146,13 @@ void describe('doctor', () => {
     const checks = await runDoctor(contextFor(env), { online: false });
     assert.deepEqual(statuses(checks), Object.fromEntries(ALL_OK_IDS.map((id) => [id, 'ok'])));
     for (const c of checks) assert.equal(typeof c.message, 'string');
-    const r = await runCli<{ command: string; checks: DoctorCheck[] }>(['--json', 'doctor'], { env });
+    const r = await runInProcess<{ command: string; checks: DoctorCheck[] }>(['--json', 'doctor'], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json?.command, 'doctor');
     assert.deepEqual(Object.keys(r.json?.checks[0] ?? {}), ['id', 'status', 'message', 'hint']);
     const n = ALL_OK_IDS.length;
     assert.match(
-      (await runCli(['doctor'], { env })).stdout,
+      (await runInProcess(['doctor'], { env })).stdout,
       new RegExp(`^${n} checks: ${n} ok, 0 warnings, 0 failed$`, 'm'),
     );
   });
@@ -154,7 +162,7 @@ void describe('doctor', () => {
     const { env } = await healthy(h);
     await writeFile(join(h.configDir, 'secrets.yml'), 'hub_token: x\n');
     await chmod(join(h.configDir, 'secrets.yml'), 0o644);
-    const r = await runCli(['doctor'], { env });
+    const r = await runInProcess(['doctor'], { env });
     const n = ALL_OK_IDS.length;
     assert.match(r.stdout, new RegExp(`^${n} checks: ${n - 1} ok, 1 warning, 0 failed$`, 'm'));
   });
@@ -212,7 +220,7 @@ void describe('doctor', () => {
     assert.equal(s['last-run'], 'warn');
     assert.equal(s.lock, 'warn');
     assert.match(find(checks, 'lock').message, /stale lock from pid 999999999/);
-    const r = await runCli(['doctor'], { env });
+    const r = await runInProcess(['doctor'], { env });
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^FAIL {2}installed-files/m);
     assert.match(r.stdout, /fix: reinstall with/);
@@ -293,7 +301,7 @@ void describe('doctor', () => {
       assert.equal(t['state-dir'], 'fail');
       assert.equal(t.state, 'fail');
       assert.equal(t.lock, 'fail');
-      const r = await runCli<{ checks: DoctorCheck[] }>(['--json', 'doctor'], { env: b.env });
+      const r = await runInProcess<{ checks: DoctorCheck[] }>(['--json', 'doctor'], { env: b.env });
       assert.equal(r.code, 1);
       assert.equal(r.json?.checks.find((c) => c.id === 'config')?.status, 'fail');
     }
@@ -366,9 +374,12 @@ void describe('doctor --online', () => {
     });
     assert.match(find(none, 'rate-limit').message, /exhausted/);
 
-    const r = await runCli<{ online: boolean; checks: DoctorCheck[] }>(['--json', 'doctor', '--online'], {
-      env: { ...h.env, HUB_TOKEN: 'bad' },
-    });
+    const r = await runInProcess<{ online: boolean; checks: DoctorCheck[] }>(
+      ['--json', 'doctor', '--online'],
+      {
+        env: { ...h.env, HUB_TOKEN: 'bad' },
+      },
+    );
     assert.equal(r.json?.online, true);
     assert.equal(r.json?.checks.find((c) => c.id === 'token')?.status, 'fail');
 

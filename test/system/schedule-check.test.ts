@@ -14,6 +14,7 @@ import { VERSION } from '../../src/core/version.js';
 import { scheduleCheck } from '../../src/system/doctor/schedule-checks.js';
 import { UNIT_HEADER } from '../../src/system/schedule/service-file.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
+import { createHttpSettings } from '../../src/http/settings.js';
 
 let h: TmpHome;
 let unitDir = '';
@@ -25,6 +26,7 @@ const ctx = (): Context => ({
   now: () => new Date(),
   arch: process.arch,
   emit: () => undefined,
+  http: createHttpSettings(),
 });
 
 before(async () => {

@@ -1,22 +1,26 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseInterval } from '../../src/system/schedule/interval.js';
 import { renderUnits } from '../../src/system/schedule/units.js';
 import { systemdEnvQuote, systemdQuote } from '../../src/system/schedule/unit-words.js';
-import { CLI_PATH, runCli } from '../helpers/run-cli.js';
+import { CLI_PATH, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { fakeProgram } from './fake-program.js';
 
 const ANALYZE = '/usr/bin/systemd-analyze';
 
-/** `systemd-analyze verify` on unit files; undefined when it cannot run in this sandbox. */
-function verify(files: string[]): Promise<{ code: number; stderr: string } | undefined> {
+/**
+ * `systemd-analyze verify` on unit files; undefined when it cannot run in this sandbox. It also
+ * looks up every `Documentation=man:` page, so `manPath` holds the man page the package ships.
+ */
+function verify(files: string[], manPath: string): Promise<{ code: number; stderr: string } | undefined> {
   return new Promise((resolve) => {
-    execFile(ANALYZE, ['verify', ...files], { timeout: 30_000 }, (err, _stdout, stderr) => {
+    const env = { ...process.env, MANPATH: manPath };
+    execFile(ANALYZE, ['verify', ...files], { timeout: 30_000, env }, (err, _stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       if (
         (err && typeof err.code !== 'number') ||
@@ -93,7 +97,13 @@ void describe('timer schedule and unit text', () => {
       const timer = join(dir, u.timerName);
       await writeFile(service, u.service);
       await writeFile(timer, u.timer);
-      const r = await verify([service, timer]);
+      // The page `npm install` puts in man1 (package.json `man`), built with the CLI.
+      await mkdir(join(dir, 'man', 'man1'), { recursive: true });
+      await copyFile(
+        join(REPO_ROOT, 'dist', 'appimage-keeper.1'),
+        join(dir, 'man', 'man1', 'appimage-keeper.1'),
+      );
+      const r = await verify([service, timer], join(dir, 'man'));
       if (!r) {
         t.skip('systemd-analyze verify cannot run here');
         return;
@@ -103,7 +113,7 @@ void describe('timer schedule and unit text', () => {
       assert.equal(r.stderr.trim(), '', r.stderr);
       // Proof the check can fail: a broken unit is reported.
       await writeFile(timer, u.timer.replace('Persistent=true', 'Persistent=sometimes'));
-      assert.match((await verify([service, timer]))?.stderr ?? '', /Persistent|boolean/);
+      assert.match((await verify([service, timer], join(dir, 'man')))?.stderr ?? '', /Persistent|boolean/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -148,10 +158,43 @@ void describe('schedule install, status, remove', () => {
     assert.deepEqual(r.json?.exec_start, [process.execPath, CLI_PATH, '--quiet', 'update']);
     const timer = await readFile(join(unitDir(), 'appimage-keeper.timer'), 'utf8');
     assert.match(timer, /^OnCalendar=daily$/m);
+    // The npm page answers 404 while the package is unpublished: the man page and the repository's docs.
+    const service = await readFile(join(unitDir(), 'appimage-keeper.service'), 'utf8');
+    assert.deepEqual(
+      service.split('\n').filter((l) => l.startsWith('Documentation=')),
+      [
+        'Documentation=man:appimage-keeper(1)',
+        'Documentation=https://github.com/appimage-keeper/appimage-keeper/blob/main/docs/unattended.md',
+      ],
+    );
     assert.deepEqual(await calls(), [
       ['--user', 'daemon-reload'],
       ['--user', 'enable', '--now', 'appimage-keeper.timer'],
     ]);
+  });
+
+  void test('install names `loginctl enable-linger` only while lingering is off', async () => {
+    const host = join(h.root, 'host');
+    const lingerDir = join(host, 'var', 'lib', 'systemd', 'linger');
+    await mkdir(lingerDir, { recursive: true });
+    const hostEnv = { ...env, APPIMAGE_KEEPER_HOST_ROOT: host };
+    const user = userInfo().username;
+    const off = await runCli(['schedule', 'install'], { env: hostEnv });
+    assert.equal(off.code, 0, off.stderr);
+    assert.ok(
+      off.stdout.includes(`loginctl enable-linger ${user}`),
+      `the command that lets the timer run while logged out:\n${off.stdout}`,
+    );
+    assert.match(off.stdout, /only while you are logged in/);
+    const offJson = await runCli<{ linger: boolean }>(['--json', 'schedule', 'install'], { env: hostEnv });
+    assert.equal(offJson.json?.linger, false);
+
+    await writeFile(join(lingerDir, user), '');
+    const on = await runCli(['schedule', 'install'], { env: hostEnv });
+    assert.equal(on.code, 0, on.stderr);
+    assert.doesNotMatch(on.stdout, /enable-linger/);
+    const onJson = await runCli<{ linger: boolean }>(['--json', 'schedule', 'install'], { env: hostEnv });
+    assert.equal(onJson.json?.linger, true);
   });
 
   void test('install without --every keeps the interval of the timer it wrote before', async () => {

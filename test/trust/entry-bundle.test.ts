@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { entryBundle } from '../../src/trust/provenance/fetch-attestations.js';
+import { createHttpSettings } from '../../src/http/settings.js';
 
 void test('an attestation entry without a bundle or a usable http(s) bundle_url is PROVENANCE_INVALID', async () => {
   for (const bundle_url of [
@@ -10,11 +11,14 @@ void test('an attestation entry without a bundle or a usable http(s) bundle_url 
     `https://b.example/${'x'.repeat(3000)}`,
   ]) {
     await assert.rejects(
-      entryBundle({ bundle: null, bundle_url }, undefined),
+      entryBundle(createHttpSettings(), { bundle: null, bundle_url }, undefined),
       { code: 'PROVENANCE_INVALID' },
       String(bundle_url),
     );
   }
   const inline = { mediaType: 'x' };
-  assert.deepEqual(await entryBundle({ bundle: inline }, undefined), { bundle: inline, requests: 0 });
+  assert.deepEqual(await entryBundle(createHttpSettings(), { bundle: inline }, undefined), {
+    bundle: inline,
+    requests: 0,
+  });
 });

@@ -3,6 +3,7 @@
  * and the DSSE statements inside bundles are parsed within limits; nested or wide JSON is
  * PROVENANCE_INVALID saying which limit, refused before JSON.parse builds it.
  */
+import { createHttpSettings } from '../../src/http/settings.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { compress } from 'snappyjs';
@@ -25,7 +26,7 @@ void describe('hostile attestation JSON', () => {
   /** entryBundle of a blob holding `json`, Snappy-packed on the sim's second origin. */
   function bundleOf(json: Buffer): Promise<unknown> {
     const url = sim.putSecondAsset(`/attestation-blobs/h${++n}`, Buffer.from(compress(json)));
-    return entryBundle({ bundle: null, bundle_url: url }, undefined);
+    return entryBundle(createHttpSettings(), { bundle: null, bundle_url: url }, undefined);
   }
 
   void test('4 MiB of nested arrays in a bundle: PROVENANCE_INVALID, too deep', async () => {

@@ -10,9 +10,23 @@ import { KeeperError, toKeeperError } from '../../core/errors.js';
 import type { Run } from '../run.js';
 import { request } from '../../http/http.js';
 import { slugAppName } from '../adopt/plan.js';
+import type { ForgeRelease } from '../../sources/forge/release.js';
+import { nameFromAsset } from './app-name.js';
+import { isLooseAppImageName, MAX_PROBED, probeAppImage } from './appimage-probe.js';
+import { readCopiedUrl, type CopiedUrl } from './copied-url.js';
 import { canonicalRepository, latestRelease } from './forge-lookup.js';
-import { deriveAssetMatch } from './recipe-from-release.js';
+import { deriveAssetMatch, globForName, patternFields, type DeriveOptions } from './recipe-from-release.js';
 import { recipeText, writeNewRecipe, type RecipeDraft } from './recipe-text.js';
+
+/** How `add` chooses among several AppImages: flags, and the terminal's prompt when there is one. */
+export interface AddOptions {
+  name?: string | undefined;
+  dryRun: boolean;
+  assetMatch?: string | undefined;
+  assetRegex?: string | undefined;
+  /** Asks which candidate to follow; undefined answer = none (ADD_ASSET_AMBIGUOUS stands). */
+  pick?: ((candidates: string[]) => Promise<string | undefined>) | undefined;
+}
 
 /** What `add` made. */
 export interface AddResult {
@@ -54,37 +68,75 @@ function nameFrom(override: string | undefined, fallback: string): string {
   return name;
 }
 
+// Loosely named assets (`…_AppImage`) confirmed by their first bytes; the others noted.
+async function confirmLoose(release: ForgeRelease, run: Run, notes: string[]): Promise<Set<string>> {
+  const confirmed = new Set<string>();
+  if (release.assets.some((a) => a.name.endsWith('.AppImage'))) return confirmed;
+  const loose = release.assets.filter((a) => isLooseAppImageName(a.name));
+  for (const a of loose.slice(0, MAX_PROBED)) {
+    const probe = await probeAppImage(run.ctx.http, a, run.signal);
+    if (probe.ok) confirmed.add(a.name);
+    else notes.push(`left out ${a.name}: ${probe.why}`);
+  }
+  if (loose.length > MAX_PROBED)
+    notes.push(`looked inside only the first ${MAX_PROBED} of ${loose.length} assets named like AppImages`);
+  return confirmed;
+}
+
 async function forgeDraft(
   repository: string,
-  override: string | undefined,
+  copied: CopiedUrl,
+  opts: Omit<AddOptions, 'dryRun'>,
   run: Run,
 ): Promise<{ draft: RecipeDraft; release: AddResult['release']; notes: string[] }> {
   const release = await latestRelease(run, repository);
-  const derived = deriveAssetMatch(release, run.ctx.arch);
-  const segments = new URL(repository).pathname.split('/').filter(Boolean);
-  const strategy: Record<string, unknown> = {
-    strategy: 'forge',
-    repository,
-    asset_match: derived.assetMatch,
-    ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
+  const notes: string[] = [];
+  const derive: DeriveOptions = {
+    confirmed: await confirmLoose(release, run, notes),
+    glob: opts.assetMatch,
+    regex: opts.assetRegex,
+    prefer: copied.download ? globForName(copied.download.file, copied.download.tag) : undefined,
   };
+  let derived;
+  try {
+    derived = deriveAssetMatch(release, run.ctx.arch, derive);
+  } catch (err) {
+    const e = toKeeperError(err);
+    const candidates = e.details?.candidates as string[] | undefined;
+    if (e.code !== 'ADD_ASSET_AMBIGUOUS' || !opts.pick || !candidates) throw err;
+    const chosen = await opts.pick(candidates);
+    if (chosen === undefined) throw err;
+    derived = deriveAssetMatch(release, run.ctx.arch, {
+      ...derive,
+      glob: undefined,
+      regex: undefined,
+      chosen,
+    });
+  }
+  const segments = new URL(repository).pathname.split('/').filter(Boolean);
+  const strategy: Record<string, unknown> = { strategy: 'forge', repository, ...patternFields(derived) };
   const zsyncAsset = release.assets.some((a) => a.name === `${derived.asset.name}.zsync`);
+  const fromAsset = opts.name === undefined ? nameFromAsset(derived.asset.name, release.tag) : undefined;
   return {
     draft: {
-      name: nameFrom(override, segments[segments.length - 1] ?? repository),
+      name: nameFrom(opts.name ?? fromAsset, segments[segments.length - 1] ?? repository),
       strategy,
       ...(zsyncAsset ? { zsync: 'auto' } : {}),
       selects: derived.asset.name,
     },
     release: { tag: release.tag, asset: derived.asset.name },
-    notes: derived.notes,
+    notes: [...notes, ...derived.notes],
   };
 }
 
 async function directDraft(url: string, override: string | undefined, run: Run): Promise<RecipeDraft> {
-  let res = await request(url, { method: 'HEAD', discardBody: true, signal: run.signal });
+  let res = await request(run.ctx.http, url, { method: 'HEAD', discardBody: true, signal: run.signal });
   if (res.status === 405 || res.status === 501)
-    res = await request(url, { headers: { range: 'bytes=0-0' }, discardBody: true, signal: run.signal });
+    res = await request(run.ctx.http, url, {
+      headers: { range: 'bytes=0-0' },
+      discardBody: true,
+      signal: run.signal,
+    });
   if (res.status >= 400)
     throw new KeeperError('ADD_URL_UNREACHABLE', `${url} answered HTTP ${res.status}`, {
       hint: 'check the URL in a browser',
@@ -104,36 +156,35 @@ async function directDraft(url: string, override: string | undefined, run: Run):
 export type UrlDraft = Omit<AddResult, 'text' | 'file'>;
 
 /**
- * Turns any URL `add` accepts into a recipe draft: a forge repository (its latest release read) or
- * a direct download (one HEAD request). `adopt --url` uses it too, so both accept the same URLs.
+ * Turns anything `add` accepts (a URL, `owner/repo`, `git@host:owner/repo.git`, a release download
+ * URL) into a recipe draft: a forge repository (its latest release read) or a direct download (one
+ * HEAD request). `adopt --url` uses it too, so both accept the same URLs with the same checks.
  */
 export async function draftFromUrl(
   url: string,
-  opts: { name?: string | undefined },
+  opts: Omit<AddOptions, 'dryRun'>,
   run: Run,
 ): Promise<UrlDraft> {
-  const u = parseHttpUrl(url);
-  const looksLikeFile = /\.(appimage|zip)$/i.test(u.pathname);
+  // A URL is checked as typed (credentials, control characters) before anything is derived from it.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim())) parseHttpUrl(url.trim());
+  const copied = readCopiedUrl(url, run.ws.global.hub_release_web_url);
+  const u = parseHttpUrl(copied.url);
+  const looksLikeFile = copied.download === undefined && /\.(appimage|zip)$/i.test(u.pathname);
   const repository = looksLikeFile ? undefined : canonicalRepository(run, u.href);
   if (repository !== undefined) {
     try {
-      const f = await forgeDraft(repository, opts.name, run);
+      const f = await forgeDraft(repository, copied, opts, run);
       return { name: f.draft.name, kind: 'forge', recipe: f.draft, release: f.release, notes: f.notes };
     } catch (err) {
       if (!NOT_A_FORGE.has(toKeeperError(err).code)) throw err;
     }
   }
-  const draft = await directDraft(url, opts.name, run);
+  const draft = await directDraft(/^https?:\/\//i.test(url.trim()) ? url.trim() : u.href, opts.name, run);
   return { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
 }
 
 /** Makes (and unless `dryRun`, writes and validates) the recipe for `url`. */
-export async function addFromUrl(
-  url: string,
-  opts: { name?: string | undefined; dryRun: boolean },
-  ws: Workspace,
-  run: Run,
-): Promise<AddResult> {
+export async function addFromUrl(url: string, opts: AddOptions, ws: Workspace, run: Run): Promise<AddResult> {
   const result = await draftFromUrl(url, opts, run);
   const comment = [`added from ${url}`];
   const text = recipeText(result.recipe, comment);

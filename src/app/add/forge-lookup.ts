@@ -10,9 +10,11 @@ import type { Run } from '../run.js';
 /** Fetches the latest release of `repository` with the workspace's forge settings (token, API bases). */
 export async function latestRelease(run: Run, repository: string): Promise<ForgeRelease> {
   const strategy: ForgeStrategy = { strategy: 'forge', repository, asset_match: '*' };
+  // No recipe and no app: the workspace's forge settings, labelled with the repository (events
+  // name it), and no per-app rate-limit window.
   const settings = effectiveAppSettings({
     global: run.ws.global,
-    recipe: { name: 'lookup', strategy },
+    recipe: { name: repository, strategy },
     recipeFile: run.ws.paths.appsDir,
     recipeDir: run.ws.paths.appsDir,
     env: run.ctx.env,
@@ -23,6 +25,7 @@ export async function latestRelease(run: Run, repository: string): Promise<Forge
     store: run.store,
     memo: run.memo,
     signal: run.signal,
+    appWindows: false,
   });
   if (fetched.kind === 'rate_limited') throw new KeeperError('RATE_LIMITED', fetched.message);
   return fetched.release;

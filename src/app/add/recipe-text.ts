@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { loadRecipe, type ParsedRecipe } from '../../config/load-recipe.js';
 import { compileGlob } from '../../config/recipe-glob.js';
+import { compileRecipeRegex, isRegexProblem } from '../../config/recipe-regex.js';
 import { RECIPE_SCHEMA_FILE } from '../../config/templates.js';
 import { redactUrl, urlFieldProblem } from '../../config/url-field.js';
 import type { Workspace } from '../../config/workspace.js';
@@ -74,8 +75,16 @@ function checkValues(values: Record<string, unknown>, prefix = ''): void {
 
 // The pattern as the recipe will be read back, against the one asset name it was made for.
 function checkSelects(text: string, asset: string): void {
-  const parsed = parse(text) as { strategy?: { asset_match?: unknown } };
+  const parsed = parse(text) as { strategy?: { asset_match?: unknown; asset_match_regex?: unknown } };
   const glob = parsed.strategy?.asset_match;
+  const regex = parsed.strategy?.asset_match_regex;
+  if (typeof regex === 'string') {
+    const re = compileRecipeRegex(regex);
+    if (!isRegexProblem(re) && re.matches(asset) && (glob === undefined || typeof glob === 'string')) {
+      if (glob === undefined || compileGlob(glob, { dot: true })(asset)) return;
+    }
+    throw unsafe(`asset_match_regex ${escapeText(regex)} would not select the asset ${escapeText(asset)}`);
+  }
   if (typeof glob === 'string' && compileGlob(glob, { dot: true })(asset)) return;
   throw unsafe(`asset_match ${escapeText(String(glob))} would not select the asset ${escapeText(asset)}`);
 }

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import type { ForgeRelease } from '../../sources/forge/release.js';
-import { deriveAssetMatch } from '../add/recipe-from-release.js';
+import { deriveAssetMatch, patternFields } from '../add/recipe-from-release.js';
 import type { RecipeDraft } from '../add/recipe-text.js';
 import type { AdoptInspection } from './inspect.js';
 
@@ -52,14 +52,11 @@ export const appStreamFinder: SourceFinder = async (insp, ctx) => {
     if (!repository) continue;
     try {
       const release = await ctx.lookupRelease(repository);
-      const derived = deriveAssetMatch(release, ctx.nodeArch, insp.version ? [insp.version] : []);
+      const derived = deriveAssetMatch(release, ctx.nodeArch, {
+        versionHints: insp.version ? [insp.version] : [],
+      });
       ctx.notes.push(...derived.notes);
-      const strategy: Record<string, unknown> = {
-        strategy: 'forge',
-        repository,
-        asset_match: derived.assetMatch,
-        ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
-      };
+      const strategy: Record<string, unknown> = { strategy: 'forge', repository, ...patternFields(derived) };
       return { strategy, source: `AppStream ${kind} ${repository}`, selects: derived.asset.name };
     } catch (err) {
       tried.push(`${repository}: ${toKeeperError(err).message}`);

@@ -14,10 +14,12 @@ const FROM_NODE: Record<string, AppImageArch> = {
 };
 
 // Tokens are matched between non-alphanumeric boundaries so `x86_64` is never read as `x86`.
+// Besides the canonical spellings, the words real release names use (bench/arch-corpus.ts counts
+// them on 300 real names): `linux64`, `lin64`, `64bit`, `ubu64` and their 32-bit counterparts.
 const TOKENS: Record<AppImageArch, string[]> = {
-  x86_64: ['x86_64', 'x86-64', 'amd64', 'x64'],
+  x86_64: ['x86_64', 'x86-64', 'amd64', 'x64', 'linux64', 'lin64', '64bit', '64-bit', 'linuxx86_64', 'ubu64'],
   aarch64: ['aarch64', 'arm64', 'armv8'],
-  i686: ['i386', 'i486', 'i586', 'i686', 'ia32', 'x86_32'],
+  i686: ['i386', 'i486', 'i586', 'i686', 'ia32', 'x86_32', 'linux32', 'lin32', '32bit', '32-bit', 'ubu32'],
   armhf: ['armhf', 'armv7l', 'armv7', 'armv7hl', 'arm32', 'armel'],
 };
 
@@ -56,4 +58,19 @@ export function retargetArch(name: string, to: AppImageArch): { name: string; re
     }
   }
   return { name: out, replaced };
+}
+
+/** Where each architecture word stands in `name`: its offsets and the architecture it names. */
+export function archTokens(name: string): { start: number; end: number; arch: AppImageArch }[] {
+  const found: { start: number; end: number; arch: AppImageArch }[] = [];
+  for (const p of PATTERNS) {
+    for (const m of name.matchAll(new RegExp(p.re.source, 'gi')))
+      found.push({ start: m.index, end: m.index + m[0].length, arch: p.arch });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** Node's `process.arch` for an AppImage architecture (the inverse of appImageArch). */
+export function nodeArchOf(arch: AppImageArch): string {
+  return Object.entries(FROM_NODE).find(([, a]) => a === arch)?.[0] ?? arch;
 }

@@ -31,6 +31,7 @@ export function hubAttestations(
           headers: hubApiHeaders(url, settings),
           credentialsUnder: repo.apiBase,
           conditional: false,
+          phase: 'attestation',
           what,
         },
         settings,

@@ -54,6 +54,7 @@ export async function fetchGiteaRelease(
   const forgeRelease: ForgeRelease = {
     tag: release.tag_name,
     releaseUrl: release.html_url,
+    publishedAt: release.published_at ?? undefined,
     assets: release.assets.map((a) => ({
       name: a.name,
       url: a.browser_download_url,

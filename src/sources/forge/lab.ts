@@ -22,6 +22,7 @@ const LabLink = z.object({
 const LabRelease = z.object({
   tag_name: z.string(),
   assets: z.object({ links: z.array(LabLink) }),
+  released_at: z.string().nullish(),
   _links: z.object({ self: z.string().optional() }).optional(),
 });
 
@@ -67,6 +68,7 @@ export async function fetchLabRelease(
   const forgeRelease: ForgeRelease = {
     tag: release.tag_name,
     releaseUrl: release._links?.self,
+    publishedAt: release.released_at ?? undefined,
     assets: release.assets.links.map((link) => ({
       name: link.name,
       url: link.direct_asset_url || link.url,

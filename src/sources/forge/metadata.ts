@@ -5,9 +5,11 @@
  */
 import type { AppSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
+import { conditionalGetJson } from '../../http/conditional.js';
 import { request } from '../../http/http.js';
 import { parseBoundedJson } from '../../http/json-limits.js';
 import type { HttpResponse } from '../../http/http.js';
+import type { HttpPhase } from '../../http/errors.js';
 import type { ResolveDeps } from '../types.js';
 import { memoize } from './memo.js';
 import { builtinProxyBases, namesRepository, proxiedUrl, proxyBases } from './proxy.js';
@@ -26,6 +28,8 @@ export interface MetadataRequest {
   proxyFor?: { owner: string; repo: string } | undefined;
   /** Words for error messages, e.g. `latest release of owner/repo`. */
   what: string;
+  /** What kind of fetch this is, named in HTTP errors (default api). */
+  phase?: HttpPhase;
 }
 
 /** The JSON body, or the rate-limit window that prevented getting it. */
@@ -34,9 +38,10 @@ export type MetadataResult =
   | { kind: 'rate_limited'; retryAt: Date; host: string; message: string; requests: number };
 
 /**
- * Fetches JSON metadata once per run and URL; a repeated URL reports zero requests. An open window
- * of this app for this URL answers without a request, unless `respect_rate_limits` is false or the
- * run is forced; a limit opens (or a real answer closes) this app's window.
+ * Fetches JSON metadata once per run and URL (conditionally, through the URL-keyed cache, when
+ * asked); a repeated URL reports zero requests. An open window of this app for this URL answers
+ * without a request, unless `respect_rate_limits` is false or the run is forced; a limit opens (or
+ * a real answer closes) this app's window. A fetch for no app (`deps.appWindows` false) skips windows.
  */
 export async function fetchMetadata(
   req: MetadataRequest,
@@ -44,7 +49,8 @@ export async function fetchMetadata(
   deps: ResolveDeps,
 ): Promise<MetadataResult> {
   const { ctx, store } = deps;
-  const window = appWindow(store, settings.name, req.url, ctx.now());
+  const windows = deps.appWindows !== false;
+  const window = windows ? appWindow(store, settings.name, req.url, ctx.now()) : undefined;
   if (window && settings.respect_rate_limits && !deps.force) {
     return {
       kind: 'rate_limited',
@@ -56,6 +62,7 @@ export async function fetchMetadata(
   }
   const { value, shared } = await memoize(deps.memo, `GET ${req.url}`, () => fetchOnce(req, settings, deps));
   const result = shared ? { ...value, requests: 0 } : value;
+  if (!windows) return result;
   if (result.kind === 'rate_limited') {
     recordAppWindow(store, settings.name, req.url, result.host, {
       retryAt: result.retryAt,
@@ -73,32 +80,15 @@ async function fetchOnce(
   deps: ResolveDeps,
 ): Promise<MetadataResult> {
   const { ctx, store } = deps;
-  const cached = req.conditional ? store.getCached(req.url) : undefined;
-  const headers: Record<string, string> = { ...req.headers };
-  if (cached?.etag) headers['if-none-match'] = cached.etag;
-  else if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-  const res = await request(req.url, {
-    headers,
+  const got = await conditionalGetJson(ctx.http, req.url, req.conditional ? store : undefined, ctx.now(), {
+    headers: req.headers ?? {},
     signal: deps.signal,
-    ...(req.credentialsUnder ? { credentialsUnder: req.credentialsUnder } : {}),
+    phase: req.phase ?? 'api',
+    credentialsUnder: req.credentialsUnder,
   });
+  const { res } = got;
   let requests = res.requests;
-
-  if (res.status === 304 && cached) {
-    return { kind: 'ok', body: cached.body, notModified: true, requests };
-  }
-  if (res.status >= 200 && res.status < 300) {
-    const body = res.json();
-    if (req.conditional && (res.headers.etag || res.headers['last-modified'])) {
-      store.setCached(req.url, {
-        etag: res.headers.etag,
-        lastModified: res.headers['last-modified'],
-        body,
-        fetchedAt: ctx.now().toISOString(),
-      });
-    }
-    return { kind: 'ok', body, notModified: false, requests };
-  }
+  if (got.kind === 'ok') return { kind: 'ok', body: got.body, notModified: got.notModified, requests };
   const limit = detectRateLimit(res.status, res.headers, ctx.now(), res.text);
   if (!limit) throw httpError(req, res);
   // The window names the host that answered with the limit, which a redirect may have changed.
@@ -141,7 +131,7 @@ async function viaProxies(
   for (const base of bases) {
     try {
       // Only Accept-style headers go to a proxy: the token stays with the hub.
-      const res = await request(proxiedUrl(base, req.url), {
+      const res = await request(deps.ctx.http, proxiedUrl(base, req.url), {
         headers: { accept: req.headers?.accept ?? 'application/json' },
         retries: 0,
         signal: deps.signal,

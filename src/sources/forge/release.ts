@@ -49,11 +49,12 @@ export function releaseToResolution(
     assetName: asset.name,
     size: asset.size,
     sha256: asset.sha256,
-    checksumUrl: checksumAsset(release.assets, asset.name)?.url,
+    ...checksumOf(release.assets, asset.name),
     zsyncUrl: findByName(release.assets, `${asset.name}.zsync`)?.url,
     releaseUrl: release.releaseUrl,
     immutable: release.immutable,
     publishedAt: release.publishedAt,
+    releasedAt: release.publishedAt ? { at: release.publishedAt, what: 'published' } : undefined,
     viaProxy: release.viaProxy,
   };
 }
@@ -77,12 +78,33 @@ export function sha256FromDigest(digest: string | null | undefined): string | un
   return match?.[1]?.toLowerCase();
 }
 
+// Per-asset sidecars first (their spellings in real releases), then a release-wide listing.
 function checksumAsset(assets: readonly ForgeAsset[], name: string): ForgeAsset | undefined {
-  return (
-    findByName(assets, `${name}.sha256`) ??
-    findByName(assets, `${name}.sha256sum`) ??
-    assets.find((a) => /^sha256sums(\.txt)?$/i.test(a.name))
-  );
+  const lower = name.toLowerCase();
+  const sidecars = ['.sha256', '.sha256sum', '.sha256.txt', '-sha256.txt', '.digest'].map((s) => lower + s);
+  for (const s of sidecars) {
+    const found = assets.find((a) => a.name.toLowerCase() === s);
+    if (found) return found;
+  }
+  return assets.find((a) => /^sha256sums(\.txt)?$/i.test(a.name));
+}
+
+// electron-builder writes `latest-linux.yml` for x86_64 and `latest-linux-<arch>.yml` for others.
+function electronLatest(assets: readonly ForgeAsset[], name: string): ForgeAsset | undefined {
+  const arch = /(?<![a-z0-9])(arm64|aarch64|armv7l|armhf)(?![a-z0-9])/i.exec(name)?.[1]?.toLowerCase();
+  const wanted = arch ? [`latest-linux-${arch === 'aarch64' ? 'arm64' : arch}.yml`] : ['latest-linux.yml'];
+  return assets.find((a) => wanted.includes(a.name.toLowerCase()));
+}
+
+/** The release's checksum sidecar for the asset, and how to read it. */
+function checksumOf(
+  assets: readonly ForgeAsset[],
+  name: string,
+): { checksumUrl?: string; checksumFormat?: 'sums' | 'electron-builder' } {
+  const sums = checksumAsset(assets, name);
+  if (sums) return { checksumUrl: sums.url, checksumFormat: 'sums' };
+  const yml = electronLatest(assets, name);
+  return yml ? { checksumUrl: yml.url, checksumFormat: 'electron-builder' } : {};
 }
 
 function findByName(assets: readonly ForgeAsset[], name: string): ForgeAsset | undefined {

@@ -1,6 +1,6 @@
 /**
  * Scope of the hub token: only requests under the hub API base carry it, checked again after
- * every redirect (see `credentialsUnder` in src/http/http.ts). Proxies, assets, other forges and
+ * every redirect (see `credentialsUnder` in src/http/open.ts). Proxies, assets, other forges and
  * any path outside the base, even on the same origin, never see it.
  */
 import { hubApiBase } from '../../config/hub-api-base.js';

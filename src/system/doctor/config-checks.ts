@@ -29,7 +29,7 @@ export async function configChecks(ctx: Context): Promise<ConfigFindings> {
   const { paths, env } = ctx;
   let configOk = true;
   try {
-    const config = loadConfig(paths);
+    const config = await loadConfig(paths);
     checks.push(
       check(
         'config',

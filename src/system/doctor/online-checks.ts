@@ -77,7 +77,12 @@ async function probe(ctx: Context, target: HubTarget, suffix: string): Promise<D
   const id = (name: string): string => `${name}${suffix}`;
   let res;
   try {
-    res = await request(url, { headers, timeoutMs: 15_000, retries: 1, credentialsUnder: target.base });
+    res = await request(ctx.http, url, {
+      headers,
+      timeoutMs: 15_000,
+      retries: 1,
+      credentialsUnder: target.base,
+    });
   } catch (err) {
     return [
       check(

@@ -9,6 +9,7 @@ import { findProgram } from '../find-program.js';
 import { runProgram } from '../run-program.js';
 import type { ProcessFacts } from '../self-update/install-kind.js';
 import { parseInterval, type TimerSchedule } from './interval.js';
+import { lingerState, type LingerState } from './linger.js';
 import { UNIT_HEADER } from './service-file.js';
 import { chooseServiceProgram, type ServiceProgram } from './service-program.js';
 import {
@@ -42,6 +43,8 @@ export interface ScheduleInstall extends ScheduleChange {
   execStart: string[];
   /** What ExecStart runs, the service's PATH, and warnings when that may break later. */
   program: ServiceProgram;
+  /** Whether the user's manager outlives logout, so the timer also runs while logged out. */
+  linger: LingerState;
 }
 
 /** Timer and service properties reported by the user manager. */
@@ -122,6 +125,7 @@ export async function installSchedule(
     schedule,
     execStart: serviceArgv(cmd),
     program,
+    linger: await lingerState(ctx.env),
     ...done,
   };
 }

@@ -1,4 +1,5 @@
 import { TOOL_DIR_NAME } from '../../config/paths.js';
+import { REPOSITORY } from '../../core/version.js';
 import { everyFor, type TimerSchedule } from './interval.js';
 import { UNIT_HEADER } from './service-file.js';
 import { systemdEnvQuote, systemdQuote } from './unit-words.js';
@@ -40,7 +41,9 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
     UNIT_HEADER,
     '[Unit]',
     `Description=Update AppImages with appimage-keeper${where}`,
-    'Documentation=https://www.npmjs.com/package/appimage-keeper',
+    // The npm page answers 404 until the package is published; the man page ships with every install.
+    `Documentation=man:${TOOL_DIR_NAME}(1)`,
+    `Documentation=${REPOSITORY}/blob/main/docs/unattended.md`,
     '',
     '[Service]',
     'Type=oneshot',

@@ -56,7 +56,7 @@ export async function requireSelfAttestation(
   const target = { ...signer, sha256, assetName: release.assetName, tag: release.tag };
   for (const entry of listed.entries) {
     try {
-      const { bundle } = await entryBundle(entry, deps.signal);
+      const { bundle } = await entryBundle(deps.ctx.http, entry, deps.signal);
       const checked = checkAttestation(bundle, target, rootFor);
       if (checked.kind === 'build') return checked.identity;
     } catch (err) {

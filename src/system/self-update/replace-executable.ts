@@ -54,7 +54,7 @@ export async function replaceExecutable<A>(
   const dir = dirname(target);
   await requireWritableDir(dir, target);
   // The digest is not optional here: the file replaced is the tool that checks all the others.
-  const sha256 = await expectedChecksum(resolution, signal);
+  const sha256 = await expectedChecksum(ctx.http, resolution, signal, 'self-update');
   if (!sha256) {
     throw new KeeperError(
       'SELF_UPDATE_NO_DIGEST',
@@ -77,6 +77,7 @@ export async function replaceExecutable<A>(
     destDir: dir,
     tempPrefix: SELF_TEMP_PREFIX,
     signal,
+    phase: 'self-update',
   });
   let previous: string;
   try {

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { ChunkSink } from '../ranges/fetch-runs.js';
 import { WriteQueue } from '../ranges/write-queue.js';
-import type { ContentRange } from '../zsync/content-range.js';
+import type { ContentRange } from '../ranges/content-range.js';
 import type { ChunkHasher } from './chunk-hasher.js';
 import { blockmapError } from './errors.js';
 import type { BlockMap } from './format.js';

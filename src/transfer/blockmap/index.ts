@@ -1,4 +1,5 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
+import type { HttpSettings } from '../../http/settings.js';
 import { KeeperError } from '../../core/errors.js';
 import { ownedTempPath } from '../download/temp-file.js';
 import { fetchRuns } from '../ranges/fetch-runs.js';
@@ -33,6 +34,8 @@ export interface BlockmapRequest {
   destDir: string;
   /** Temp file names start with this, so leftovers can be found and cleaned. */
   tempPrefix: string;
+  /** The run's network settings (`ctx.http`). */
+  http: HttpSettings;
   stallTimeoutMs: number;
   /** Fewer bytes per second than this over a stall-timeout window is a stall too (default 0: off). */
   minBytesPerSec?: number | undefined;
@@ -69,7 +72,7 @@ const DEFAULT_MAX_RANGES = 32;
  * caller can fall back to a full download.
  */
 export async function blockmapDownload(req: BlockmapRequest): Promise<BlockmapResult> {
-  const session = newSession(req.stallTimeoutMs, req.signal, req.minBytesPerSec);
+  const session = newSession(req.http, req.stallTimeoutMs, req.signal, req.minBytesPerSec);
   try {
     return await rebuild(req, session);
   } catch (err) {

@@ -1,5 +1,6 @@
-import { parseContentRange } from '../zsync/content-range.js';
-import { discardBody, header, networkError, openGet, type HttpSession } from '../zsync/http.js';
+import { parseContentRange } from '../ranges/content-range.js';
+import { headerValue } from '../../http/headers.js';
+import { discardBody, networkError, openGet, type HttpSession } from '../zsync/http.js';
 import { blockmapError } from './errors.js';
 import { decodeBlockMap, tailJsonLength, TRAILER_BYTES, type BlockMap } from './format.js';
 
@@ -84,7 +85,7 @@ async function rangeBody(
       details: { url: res.url, status: res.status },
     });
   }
-  const cr = parseContentRange(header(res.headers, 'content-range'));
+  const cr = parseContentRange(headerValue(res.headers, 'content-range'));
   const want = cr ? cr.last - cr.first + 1 : 0;
   if (!cr || cr.total === undefined || want > maxBytes) {
     discardBody(res.body);

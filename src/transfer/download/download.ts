@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { DownloadError, RangeNotHonouredError } from './errors.js';
 import { openFirstResponse, sizeOrDispose } from './first-response.js';
-import { withoutAuthorization } from './http-open.js';
 import { runPlain } from './plain-download.js';
+import { withoutCredentials } from '../../http/url-scope.js';
 import { acceptsByteRanges, rangeValidator } from './response-headers.js';
 import { runSegmented } from './segmented-download.js';
 import { createTempFile } from './temp-file.js';
@@ -29,8 +29,11 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
   const writeBehind = new WriteBehind(temp.handle);
   const ctx: TransferContext = {
     url: req.url,
+    http: req.http,
+    phase: req.phase ?? 'download',
     file: temp.handle,
-    headers: withoutAuthorization(req.headers),
+    // Asset downloads never carry credentials, on any origin.
+    headers: withoutCredentials(req.headers),
     signal: req.signal,
     stallTimeoutMs: req.stallTimeoutMs,
     minBytesPerSec: req.minBytesPerSec ?? 0,

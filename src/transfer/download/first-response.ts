@@ -20,7 +20,7 @@ export async function openFirstResponse(ctx: TransferContext): Promise<FirstResp
   for (let failures = 0; ;) {
     const attempt = new Attempt(ctx.signal, ctx.stallTimeoutMs, ctx.minBytesPerSec);
     try {
-      const response = await openResponse(ctx.url, { headers: ctx.headers, attempt });
+      const response = await openResponse(ctx, ctx.url, { headers: ctx.headers, attempt });
       if (response.statusCode !== 200) {
         response.body.destroy();
         throw new DownloadError(

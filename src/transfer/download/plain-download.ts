@@ -10,7 +10,9 @@ import {
 } from './first-response.js';
 import { openResponse, type OpenedResponse } from './http-open.js';
 import { PrefixHasher } from './prefix-hasher.js';
-import { acceptsByteRanges, headerValue, parseContentRange, rangeValidator } from './response-headers.js';
+import { headerValue } from '../../http/headers.js';
+import { parseContentRange } from '../ranges/content-range.js';
+import { acceptsByteRanges, rangeValidator } from './response-headers.js';
 import { backoffMs, PROGRESS_RESETS_RETRIES, sleep } from './retry-policy.js';
 import type { TransferContext, TransferOutcome } from './transfer-context.js';
 
@@ -121,7 +123,7 @@ async function reopen(
       'if-range': state.validator ?? '',
     };
     try {
-      response = await openResponse(state.finalUrl, { headers, attempt });
+      response = await openResponse(ctx, state.finalUrl, { headers, attempt });
     } catch (err) {
       if (err instanceof DownloadError && err.code === 'DOWNLOAD_HTTP_416') {
         throw new RangeNotHonouredError(
@@ -146,7 +148,7 @@ async function reopen(
       return response;
     }
   } else {
-    response = await openResponse(state.finalUrl, { headers: ctx.headers, attempt });
+    response = await openResponse(ctx, state.finalUrl, { headers: ctx.headers, attempt });
   }
   if (response.statusCode !== 200) {
     response.body.destroy();

@@ -1,10 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-
-/** One header value as a string (the first one when repeated). */
-export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
+import { headerValue } from '../../http/headers.js';
 
 /** Body length from Content-Length, undefined when absent, invalid or the body is content-encoded. */
 export function contentLength(headers: IncomingHttpHeaders): number | undefined {
@@ -14,24 +9,6 @@ export function contentLength(headers: IncomingHttpHeaders): number | undefined 
   const raw = headerValue(headers, 'content-length');
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
   return Number(raw.trim());
-}
-
-/** A parsed `Content-Range: bytes first-last/total` (total undefined for `*`). */
-export interface ContentRange {
-  first: number;
-  last: number;
-  total: number | undefined;
-}
-
-/** Parses a byte Content-Range header; undefined when absent or malformed. */
-export function parseContentRange(value: string | undefined): ContentRange | undefined {
-  if (!value) return undefined;
-  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value);
-  if (!m) return undefined;
-  const first = Number(m[1]);
-  const last = Number(m[2]);
-  if (last < first) return undefined;
-  return { first, last, total: m[3] === '*' ? undefined : Number(m[3]) };
 }
 
 /** Whether the server says it serves byte ranges. */

@@ -4,7 +4,8 @@ import { DownloadError, RangeNotHonouredError } from './errors.js';
 import type { FirstResponse } from './first-response.js';
 import { openResponse, type OpenedResponse } from './http-open.js';
 import { PrefixHasher } from './prefix-hasher.js';
-import { headerValue, parseContentRange } from './response-headers.js';
+import { headerValue } from '../../http/headers.js';
+import { parseContentRange } from '../ranges/content-range.js';
 import { backoffMs, PROGRESS_RESETS_RETRIES, sleep } from './retry-policy.js';
 import { contiguousEnd, initialSegments, stealWork, writtenBytes, type Segment } from './segment-plan.js';
 import type { TransferContext, TransferOutcome } from './transfer-context.js';
@@ -59,7 +60,7 @@ export async function runSegmented(
     const headers = { ...ctx.headers, range: `bytes=${seg.received}-${last}`, 'if-range': plan.validator };
     let response: OpenedResponse;
     try {
-      response = await openResponse(plan.finalUrl, { headers, attempt });
+      response = await openResponse(ctx, plan.finalUrl, { headers, attempt });
     } catch (err) {
       if (err instanceof DownloadError && err.code === 'DOWNLOAD_HTTP_416') {
         throw new RangeNotHonouredError(plan.finalUrl, `server refused range ${seg.received}-${last} (416)`);

@@ -1,10 +1,16 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { HttpPhase } from '../../http/errors.js';
+import type { HttpSettings } from '../../http/settings.js';
 import type { ByteTap } from './types.js';
 
 /** What the plain and segmented transfers share: the file, settings, and run-wide counters. */
 export interface TransferContext {
   /** The URL the caller asked for (named in errors). */
   url: string;
+  /** The run's network settings. */
+  http: HttpSettings;
+  /** download, or self-update for the tool's own executable (named in errors). */
+  phase: HttpPhase;
   file: FileHandle;
   headers: Record<string, string>;
   signal: AbortSignal | undefined;

@@ -1,6 +1,13 @@
+import type { HttpPhase } from '../../http/errors.js';
+import type { HttpSettings } from '../../http/settings.js';
+
 /** What to download and how. */
 export interface DownloadRequest {
   url: string;
+  /** The run's network settings (`ctx.http`). */
+  http: HttpSettings;
+  /** Named in errors (default download; self-update for the tool's own executable). */
+  phase?: HttpPhase;
   /** The temp file is created inside this directory (the install target, so the final rename is atomic). */
   destDir: string;
   /** Temp file name prefix, e.g. `.appimage-keeper-<app>-`, so leftovers can be found and cleaned. */

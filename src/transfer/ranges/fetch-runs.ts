@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KeeperError } from '../../core/errors.js';
-import { byterangesBoundary, parseContentRange } from '../zsync/content-range.js';
+import { byterangesBoundary, parseContentRange } from './content-range.js';
 import { zsyncError } from '../zsync/errors.js';
-import { discardBody, header, networkError, openGet, type HttpSession } from '../zsync/http.js';
+import { headerValue } from '../../http/headers.js';
+import { discardBody, networkError, openGet, type HttpSession } from '../zsync/http.js';
 import { MultipartByteranges, type PartSink } from '../zsync/multipart-byteranges.js';
 import { PROGRESS_INTERVAL_MS } from '../progress-interval.js';
 import { missingRuns, runBytes, splitRuns, takeBatch, type ChunkLayout, type ChunkRun } from './runs.js';
@@ -95,13 +96,13 @@ export async function fetchRuns(opts: FetchRunsOptions): Promise<string> {
     const receiver = opts.sinkFor(res.url);
     let push: (chunk: Buffer) => void;
     let finish: () => void;
-    const boundary = byterangesBoundary(header(res.headers, 'content-type'));
+    const boundary = byterangesBoundary(headerValue(res.headers, 'content-type'));
     if (boundary !== undefined) {
       const parser = new MultipartByteranges(boundary, receiver);
       push = (chunk) => parser.push(chunk);
       finish = () => parser.finish();
     } else {
-      const range = parseContentRange(header(res.headers, 'content-range'));
+      const range = parseContentRange(headerValue(res.headers, 'content-range'));
       if (!range) {
         discardBody(res.body);
         throw zsyncError('RANGE_INVALID', `${res.url} answered 206 without a valid Content-Range`);

@@ -1,13 +1,15 @@
 import { KeeperError } from '../../core/errors.js';
+import type { HttpSettings } from '../../http/settings.js';
 import type { HttpSession } from '../zsync/http.js';
 
 /** A fresh session (no requests, no bytes yet) for one delta update. */
 export function newSession(
+  http: HttpSettings,
   stallTimeoutMs: number,
   signal: AbortSignal | undefined,
   minBytesPerSec = 0,
 ): HttpSession {
-  return { stallTimeoutMs, minBytesPerSec, signal, requests: 0, bytesFetched: 0 };
+  return { http, stallTimeoutMs, minBytesPerSec, signal, requests: 0, bytesFetched: 0 };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { WriteQueue } from '../ranges/write-queue.js';
 import { BlockHasher } from './block-hasher.js';
 import type { BlockMatcher } from './block-matcher.js';
-import type { ContentRange } from './content-range.js';
+import type { ContentRange } from '../ranges/content-range.js';
 import type { ZsyncControl } from './control-file.js';
 import { zsyncError } from './errors.js';
 import type { PartSink } from './multipart-byteranges.js';

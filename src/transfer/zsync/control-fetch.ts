@@ -1,5 +1,6 @@
 import { zsyncError } from './errors.js';
-import { discardBody, header, networkError, openGet, type HttpSession } from './http.js';
+import { headerValue } from '../../http/headers.js';
+import { discardBody, networkError, openGet, type HttpSession } from './http.js';
 
 /** Larger than any real control file (a 4 GiB target at 2 KiB blocks needs ~40 MiB). */
 const MAX_CONTROL_BYTES = 64 * 1024 * 1024;
@@ -13,7 +14,7 @@ export async function fetchControlFile(session: HttpSession, url: string): Promi
       details: { url, status: res.status },
     });
   }
-  const declared = Number(header(res.headers, 'content-length') ?? '0');
+  const declared = Number(headerValue(res.headers, 'content-length') ?? '0');
   if (declared > MAX_CONTROL_BYTES) {
     discardBody(res.body);
     throw zsyncError('CONTROL_INVALID', `zsync control file ${url} is too large (${declared} bytes)`);

@@ -2,17 +2,16 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { KeeperError } from '../../core/errors.js';
 import { USER_AGENT } from '../../core/version.js';
-import {
-  isTransportTimeout,
-  sendRequest,
-  TransportCode,
-  TransportError,
-  type TransportResponse,
-} from '../../http/transport.js';
+import { httpError } from '../../http/errors.js';
+import { followRedirects, redirectErrorText } from '../../http/open.js';
+import type { HttpSettings } from '../../http/settings.js';
+import { isTransportTimeout, sendRequest, TransportCode, TransportError } from '../../http/transport.js';
 import { zsyncError } from './errors.js';
 
 /** Connection settings and counters shared by every request of one zsync run. */
 export interface HttpSession {
+  /** The run's network settings. */
+  http: HttpSettings;
   /** No byte for this long (headers or body) means the connection stalled. */
   stallTimeoutMs: number;
   /** Fewer bytes per second than this over a stall-timeout window is a stall too (0 = no rule). */
@@ -31,15 +30,6 @@ export interface OpenResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Readable;
-}
-
-const MAX_REDIRECTS = 10;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** First value of a response header. */
-export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 /** Drops a response body we will not read, closing its connection (errors after that are moot). */
@@ -64,8 +54,9 @@ export function networkError(err: unknown, url: string, signal?: AbortSignal): K
 }
 
 /**
- * GET with redirects followed by hand (the transport does not), never sending credentials.
- * Resolves once the final response's headers arrived; its body is left to the caller to stream.
+ * GET through the client's redirect loop, never sending credentials (the loop keeps them to the
+ * first origin, and we send none). Resolves once the final response's headers arrived; its body
+ * is left to the caller to stream.
  */
 export async function openGet(
   session: HttpSession,
@@ -73,31 +64,28 @@ export async function openGet(
   headers: Record<string, string>,
   signal: AbortSignal | undefined = session.signal,
 ): Promise<OpenResponse> {
-  let current = url;
-  for (let hop = 0; ; hop++) {
-    const parsed = new URL(current);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-      throw zsyncError('NETWORK', `unsupported URL scheme in ${current}`);
-    let res: TransportResponse;
-    session.requests++;
-    try {
-      res = await sendRequest(current, {
-        method: 'GET',
-        headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', ...headers },
-        signal,
-        headersTimeoutMs: session.stallTimeoutMs,
-        bodyTimeoutMs: session.stallTimeoutMs,
-        minBytesPerSec: session.minBytesPerSec ?? 0,
-      });
-    } catch (err) {
-      throw networkError(err, current, signal);
-    }
-    const location = header(res.headers, 'location');
-    if (!REDIRECTS.has(res.statusCode) || location === undefined) {
-      return { url: current, status: res.statusCode, headers: res.headers, body: res.body };
-    }
-    discardBody(res.body);
-    if (hop >= MAX_REDIRECTS) throw zsyncError('NETWORK', `too many redirects from ${url}`);
-    current = new URL(location, current).toString();
-  }
+  const res = await followRedirects(url, {
+    phase: 'range',
+    headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', ...headers },
+    fail: (code, at, message) =>
+      httpError(code, 'range', at, redirectErrorText(code, at, message), {
+        hint: 'the update falls back to a full download',
+      }),
+    exchange: async (current, method, sent) => {
+      session.requests++;
+      try {
+        return await sendRequest(session.http, current, {
+          method,
+          headers: sent,
+          signal,
+          headersTimeoutMs: session.stallTimeoutMs,
+          bodyTimeoutMs: session.stallTimeoutMs,
+          minBytesPerSec: session.minBytesPerSec ?? 0,
+        });
+      } catch (err) {
+        throw networkError(err, current, signal);
+      }
+    },
+  });
+  return { url: res.url, status: res.statusCode, headers: res.headers, body: res.body };
 }

@@ -1,4 +1,5 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
+import type { HttpSettings } from '../../http/settings.js';
 import { KeeperError } from '../../core/errors.js';
 import { ownedTempPath } from '../download/temp-file.js';
 import { BlockHasher } from './block-hasher.js';
@@ -17,6 +18,8 @@ export { parseControlFile, type ZsyncControl } from './control-file.js';
 /** One delta update: rebuild the target of `controlUrl` from the installed file plus fetched blocks. */
 export interface ZsyncRequest {
   controlUrl: string;
+  /** The run's network settings (`ctx.http`). */
+  http: HttpSettings;
   /** The installed AppImage. */
   seedPath: string;
   /** The temp file is created in this directory (same filesystem as the final file). */
@@ -84,7 +87,7 @@ export function resolveTargetUrl(control: ZsyncControl, controlUrl: string): str
  * `details.bytesFetched` and `details.requests` count what the failed attempt transferred.
  */
 export async function zsyncDownload(req: ZsyncRequest): Promise<ZsyncResult> {
-  const session = newSession(req.stallTimeoutMs, req.signal, req.minBytesPerSec);
+  const session = newSession(req.http, req.stallTimeoutMs, req.signal, req.minBytesPerSec);
   try {
     return await rebuild(req, session);
   } catch (err) {

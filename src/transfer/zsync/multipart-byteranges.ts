@@ -1,4 +1,4 @@
-import { parseContentRange, type ContentRange } from './content-range.js';
+import { parseContentRange, type ContentRange } from '../ranges/content-range.js';
 import { zsyncError } from './errors.js';
 
 /** Receives the parts of a `multipart/byteranges` body as they stream in. */

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { parseJsonWithin, type JsonLimits } from '../../core/bounded-json.js';
 import { KeeperError } from '../../core/errors.js';
 import { request } from '../../http/http.js';
+import type { HttpSettings } from '../../http/settings.js';
 import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
 
@@ -99,6 +100,7 @@ export async function listAttestations(host: AttestationHost, hex: string): Prom
  * (the URL is another host's; the hub token never goes there) and decoded from Snappy.
  */
 export async function entryBundle(
+  http: HttpSettings,
   entry: AttestationEntry,
   signal: AbortSignal | undefined,
 ): Promise<{ bundle: unknown; requests: number }> {
@@ -113,7 +115,8 @@ export async function entryBundle(
   }
   let res;
   try {
-    res = await request(url, {
+    res = await request(http, url, {
+      phase: 'attestation',
       headers: { accept: 'application/octet-stream' },
       maxBodyBytes: MAX_BLOB_BYTES,
       ...(signal ? { signal } : {}),

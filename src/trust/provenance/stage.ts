@@ -139,7 +139,7 @@ export async function checkProvenance(
 }
 
 async function examine(
-  entries: readonly Parameters<typeof entryBundle>[0][],
+  entries: readonly Parameters<typeof entryBundle>[1][],
   target: AttestationTarget,
   deps: ProvenanceDeps,
   rootFor: (name: RootName) => LoadedRoot,
@@ -149,7 +149,7 @@ async function examine(
     if (found.build && found.release) break;
     let kind: 'build' | 'release' | 'other' = 'build';
     try {
-      const { bundle, requests } = await entryBundle(entry, deps.signal);
+      const { bundle, requests } = await entryBundle(deps.ctx.http, entry, deps.signal);
       found.requests += requests;
       kind = claimedKind(bundle);
       const checked = checkAttestation(bundle, target, rootFor);

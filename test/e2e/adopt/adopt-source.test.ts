@@ -20,6 +20,7 @@ interface Row {
   source: string | null;
   action: string | null;
   destination: string | null;
+  recipe: { strategy: Record<string, unknown> } | null;
   managed_as: string | null;
   notes: string[];
   error: { code: string; message: string; hint: string | null } | null;
@@ -106,6 +107,34 @@ void describe('adopt without update information', () => {
     const strategy = (await recipeOf(w, 'obsidian')).strategy as Record<string, unknown>;
     assert.equal(strategy.strategy, 'direct');
     assert.equal(strategy.url, url);
+  });
+
+  void test('adopt FILE --url takes what `add` takes: owner/repo, and a copied download URL names the repository and its asset', async () => {
+    const w = await suite.world();
+    const body = await fixtureAppImage('tool', '1.9');
+    const file = await incoming(w, 'Tool-Portable-1.9-x86_64.AppImage', body);
+    const tag = '2.0';
+    const at = (name: string): { name: string; url: string } => ({
+      name,
+      url: suite.sim.putAsset(`/e2e/Tool/releases/download/${tag}/${name}`, body),
+    });
+    suite.sim.hub.setLatest('e2e', 'Tool', {
+      tag,
+      assets: [at(`Tool-${tag}-x86_64.AppImage`), at(`Tool-Portable-${tag}-x86_64.AppImage`)],
+    });
+    const repo = `${suite.sim.url}/e2e/Tool`;
+    // owner/repo is read as the hub's repository; two AppImages fit and adopt never prompts.
+    const bare = await w.run<AdoptJson>(['--json', 'adopt', '--dry-run', file, '--url', 'e2e/Tool']);
+    assert.equal(rowOf(bare).error?.code, 'ADD_ASSET_AMBIGUOUS', bare.stdout + bare.stderr);
+    // A release download URL follows the repository, not the pinned 1.9 file.
+    const copied = `${repo}/releases/download/1.9/Tool-Portable-1.9-x86_64.AppImage`;
+    const r = await w.run<AdoptJson>(['--json', 'adopt', '--in-place', file, '--url', copied]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(rowOf(r).status, 'adopted');
+    const strategy = (await recipeOf(w, 'tool')).strategy as Record<string, unknown>;
+    assert.equal(strategy.strategy, 'forge');
+    assert.equal(strategy.repository, repo);
+    assert.match(String(strategy.asset_match), /^Tool-Portable-\*/);
   });
 
   void test('--url is refused with --scan and with a URL carrying credentials (exit 2, nothing written)', async () => {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { request } from '../../../src/http/http.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
@@ -81,7 +82,7 @@ void describe('recipes from hostile input', () => {
     await once(server, 'listening');
     try {
       const { port } = server.address() as AddressInfo;
-      const res = await request(`http://user:${SECRET}@127.0.0.1:${port}/x`);
+      const res = await request(createHttpSettings(), `http://user:${SECRET}@127.0.0.1:${port}/x`);
       assert.equal(res.status, 200);
       assert.deepEqual(seen, [undefined]);
     } finally {

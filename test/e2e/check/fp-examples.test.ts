@@ -120,7 +120,7 @@ void describe('fp-appimage-updater examples, unchanged', { skip: skipWithoutCorp
       bad[0]?.error?.issues?.map((i) => [i.line, i.col, i.message]),
       [
         [6, 17, 'strategy.check_method: must be "etag" or "last-modified"'],
-        [7, 8, 'zsync: must be an http:// or https:// URL'],
+        [7, 8, 'zsync: must be true or false, or "auto", or an http:// or https:// URL'],
       ],
     );
     const human = await runCli(['--config-dir', dir, 'validate'], { env: h.env });

@@ -14,13 +14,17 @@ import { makeTmpHome, type TmpHome } from '../../helpers/tmp-home.js';
 /** One app in `check --json`. */
 export interface CheckApp {
   name: string;
-  status: 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
+  status:
+    'up_to_date' | 'update_available' | 'deferred' | 'rate_limited' | 'failed' | 'skipped' | 'interrupted';
   installed_version: string | null;
   latest_version: string | null;
   path: string | null;
   url: string | null;
   error: { code: string; message: string; hint?: string } | null;
   retry_at: string | null;
+  /** `deferred`: when the release becomes old enough to install. */
+  eligible_at?: string;
+  reason?: string;
 }
 
 /** The whole `check --json` document. */
@@ -28,7 +32,7 @@ export interface CheckJson {
   command: 'check';
   apps: CheckApp[];
   summary: Record<
-    'updated' | 'up_to_date' | 'update_available' | 'rate_limited' | 'failed' | 'skipped',
+    'updated' | 'up_to_date' | 'update_available' | 'deferred' | 'rate_limited' | 'failed' | 'skipped',
     number
   >;
   error?: { code: string; message: string };

@@ -228,6 +228,7 @@ void describe('check: output, exit codes and side effects', () => {
       updated: 0,
       up_to_date: 0,
       update_available: 3,
+      deferred: 0,
       rate_limited: 0,
       failed: 1,
       skipped: 1,

@@ -9,7 +9,7 @@ import { fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { appOf } from '../../helpers/json-output.js';
 
 const APP_KEYS = ['error', 'from_version', 'name', 'path', 'retry_at', 'status', 'to_version'];
-const SUMMARY_KEYS = ['failed', 'rate_limited', 'skipped', 'up_to_date', 'updated'];
+const SUMMARY_KEYS = ['deferred', 'failed', 'rate_limited', 'skipped', 'up_to_date', 'updated'];
 
 void describe('update: outputs, flags and exit codes', { concurrency: true }, () => {
   const suite = useUpdateSuite();
@@ -30,7 +30,14 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       assert.ok(json);
       assert.equal(json.command, 'update');
       assert.deepEqual(Object.keys(json.summary).sort(), SUMMARY_KEYS);
-      assert.deepEqual(json.summary, { updated: 2, up_to_date: 0, rate_limited: 0, failed: 0, skipped: 0 });
+      assert.deepEqual(json.summary, {
+        updated: 2,
+        up_to_date: 0,
+        rate_limited: 0,
+        failed: 0,
+        skipped: 0,
+        deferred: 0,
+      });
       for (const app of json.apps) {
         for (const key of APP_KEYS) assert.ok(key in app, `${app.name} has ${key}`);
         assert.equal(app.error, null);
@@ -145,6 +152,7 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       rate_limited: 1,
       failed: 0,
       skipped: 1,
+      deferred: 0,
     });
     assert.equal(
       suite.sim.requests.filter((r) => r.path.includes('/e2e/ignored/')).length,

@@ -4,7 +4,10 @@ import { useSim } from '../../helpers/sim-suite.js';
 import { startSim } from '../../../sim/index.js';
 import { KeeperError } from '../../../src/core/errors.js';
 import { request } from '../../../src/http/http.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 import { header } from '../support.js';
+
+const http = createHttpSettings();
 
 void describe('metadata HTTP client', () => {
   const sim = useSim('nothing');
@@ -12,7 +15,7 @@ void describe('metadata HTTP client', () => {
   void test('sends the User-Agent and returns status, headers and body', async () => {
     sim.clearRequests();
     const url = sim.putAsset('/ua.txt', Buffer.from('hello'));
-    const res = await request(url);
+    const res = await request(http, url);
     assert.equal(res.status, 200);
     assert.equal(res.text, 'hello');
     assert.ok(res.headers.etag);
@@ -26,9 +29,9 @@ void describe('metadata HTTP client', () => {
     sim.redirect('/cross/start', target, 302);
     sim.clearRequests();
 
-    const same = await request(`${sim.url}/same/start`, { headers: { Authorization: 'Bearer t' } });
+    const same = await request(http, `${sim.url}/same/start`, { headers: { Authorization: 'Bearer t' } });
     assert.equal(same.url, `${sim.url}/same/final.bin`);
-    const cross = await request(`${sim.url}/cross/start`, { headers: { Authorization: 'Bearer t' } });
+    const cross = await request(http, `${sim.url}/cross/start`, { headers: { Authorization: 'Bearer t' } });
     assert.equal(cross.status, 200);
     assert.equal(cross.url, target);
     assert.equal(cross.requests, 2);
@@ -46,7 +49,7 @@ void describe('metadata HTTP client', () => {
     sim.redirectSecond('/bounce', `${sim.url}/loop/end.bin`);
     sim.redirect('/loop/start', `${sim.secondUrl}/bounce`);
     sim.clearRequests();
-    await request(`${sim.url}/loop/start`, { headers: { authorization: 'Bearer t' } });
+    await request(http, `${sim.url}/loop/start`, { headers: { authorization: 'Bearer t' } });
     const end = sim.requests.find((r) => r.path === '/loop/end.bin');
     assert.ok(end);
     assert.equal(header(end.headers, 'authorization'), undefined);
@@ -54,7 +57,7 @@ void describe('metadata HTTP client', () => {
 
   void test('maxRedirects 0 returns the redirect itself', async () => {
     sim.redirect('/r0', `${sim.url}/ua.txt`, 307);
-    const res = await request(`${sim.url}/r0`, { maxRedirects: 0 });
+    const res = await request(http, `${sim.url}/r0`, { maxRedirects: 0 });
     assert.equal(res.status, 307);
     assert.equal(res.headers.location, `${sim.url}/ua.txt`);
   });
@@ -62,12 +65,12 @@ void describe('metadata HTTP client', () => {
   void test('a 5xx on GET is retried, a 403 is not', async () => {
     const url = sim.putAsset('/flaky.txt', Buffer.from('ok'));
     sim.fault('/flaky.txt', { status: 503, times: 1 });
-    const res = await request(url);
+    const res = await request(http, url);
     assert.equal(res.status, 200);
     assert.equal(res.requests, 2);
 
     sim.fault('/forbidden.txt', { status: 403, times: 1 });
-    const denied = await request(`${sim.url}/forbidden.txt`);
+    const denied = await request(http, `${sim.url}/forbidden.txt`);
     assert.equal(denied.status, 403);
     assert.equal(denied.requests, 1);
   });
@@ -76,7 +79,7 @@ void describe('metadata HTTP client', () => {
     const url = sim.putAsset('/slow.txt', Buffer.from('late'));
     sim.fault('/slow.txt', { latencyMs: 2000, times: 1 });
     await assert.rejects(
-      request(url, { timeoutMs: 200 }),
+      request(http, url, { timeoutMs: 200 }),
       (err: unknown) => err instanceof KeeperError && err.code === 'HTTP_TIMEOUT',
     );
   });
@@ -86,7 +89,7 @@ void describe('metadata HTTP client', () => {
     const url = stopped.putAsset('/gone', Buffer.from('x'));
     await stopped.stop();
     await assert.rejects(
-      request(url, { retries: 1 }),
+      request(http, url, { retries: 1 }),
       (err: unknown) => err instanceof KeeperError && err.code === 'HTTP_NETWORK',
     );
   });
@@ -94,17 +97,17 @@ void describe('metadata HTTP client', () => {
   void test('oversized bodies are refused', async () => {
     const url = sim.putAsset('/big.bin', { size: 300_000, seed: 1 });
     await assert.rejects(
-      request(url, { maxBodyBytes: 1000 }),
+      request(http, url, { maxBodyBytes: 1000 }),
       (err: unknown) => err instanceof KeeperError && err.code === 'HTTP_BODY_TOO_LARGE',
     );
-    const probed = await request(url, { discardBody: true });
+    const probed = await request(http, url, { discardBody: true });
     assert.equal(probed.status, 200);
     assert.equal(probed.text, '');
   });
 
   void test('json() names the URL when the body is not JSON', async () => {
     const url = sim.putAsset('/page.html', Buffer.from('<html></html>'));
-    const res = await request(url);
+    const res = await request(http, url);
     assert.throws(
       () => res.json(),
       (err: unknown) => err instanceof KeeperError && err.code === 'HTTP_BAD_JSON',

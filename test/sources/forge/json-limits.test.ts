@@ -7,7 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { startSim, type Sim } from '../../../sim/index.js';
 import { KeeperError } from '../../../src/core/errors.js';
 import { request } from '../../../src/http/http.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 import { checkJsonShape } from '../../../src/http/json-limits.js';
+
+const http = createHttpSettings();
 
 const json = { contentType: 'application/json' };
 
@@ -20,7 +23,7 @@ void describe('metadata JSON limits', () => {
 
   async function jsonError(body: string): Promise<string> {
     const url = sim.putAsset(`/api/${Math.random().toString(16).slice(2)}`, Buffer.from(body), json);
-    const res = await request(url);
+    const res = await request(http, url);
     try {
       res.json();
     } catch (err) {
@@ -54,6 +57,7 @@ void describe('metadata JSON limits', () => {
       assets,
     }));
     const parsed = await request(
+      http,
       sim.putAsset('/api/releases', Buffer.from(JSON.stringify(releases)), json),
     ).then((r) => r.json());
     assert.equal((parsed as unknown[]).length, 100);

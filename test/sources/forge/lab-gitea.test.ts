@@ -72,6 +72,14 @@ void describe('lab resolution', () => {
     assert.ok(sim.requests.some((r) => header(r.headers, 'if-none-match')));
   });
 
+  void test('the release time min_release_age counts from is released_at', async () => {
+    const url = sim.putAsset('/uploads/t.AppImage', Buffer.from('t'));
+    const at = new Date('2026-03-04T05:06:07Z');
+    sim.lab.setLatest('team/timed', { tag: '1.1', publishedAt: at, assets: [{ name: 't.AppImage', url }] });
+    const r = resolved(await resolveApp(labSettings('team/timed'), makeDeps()));
+    assert.deepEqual(r.releasedAt, { at: '2026-03-04T05:06:07Z', what: 'published' });
+  });
+
   void test('unknown project is FORGE_NOT_FOUND', async () => {
     await assert.rejects(
       resolveApp(labSettings('no/such'), makeDeps()),
@@ -104,6 +112,19 @@ void describe('gitea / forgejo resolution', () => {
     sim.clearRequests();
     resolved(await resolveApp(giteaSettings('team/gapp'), makeDeps(makeContext(), store)));
     assert.equal(sim.requests.filter((q) => q.path === '/swagger.v1.json').length, 0);
+  });
+
+  void test('the release time min_release_age counts from is published_at', async () => {
+    sim.gitea.setFlavor('gitea');
+    const url = sim.putAsset('/dl/gt.AppImage', Buffer.from('gt'));
+    const at = new Date('2026-05-06T07:08:09Z');
+    sim.gitea.setLatest('team', 'gtimed', {
+      tag: 'v1',
+      publishedAt: at,
+      assets: [{ name: 'gt.AppImage', url }],
+    });
+    const r = resolved(await resolveApp(giteaSettings('team/gtimed'), makeDeps()));
+    assert.deepEqual(r.releasedAt, { at: '2026-05-06T07:08:09Z', what: 'published' });
   });
 
   void test('Forgejo is recognised by its title', async () => {

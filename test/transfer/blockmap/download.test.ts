@@ -12,6 +12,7 @@ import {
   type BlockmapResult,
 } from '../../../src/transfer/blockmap/index.js';
 import { expectCleanFailure, leftovers, pseudoRandom, tempDir, writeFiles } from '../zsync/helpers.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 
 const PREFIX = '.appimage-keeper-test-';
 
@@ -78,6 +79,7 @@ void describe('blockmapDownload against the sim', () => {
     setup?.();
     return blockmapDownload({
       url,
+      http: createHttpSettings(),
       seedPath,
       destDir: dir,
       tempPrefix: PREFIX,

@@ -148,10 +148,14 @@ void describe('download: happy paths', () => {
     }
   });
 
-  void test('a redirect loop fails with DOWNLOAD_REDIRECTS and leaves no temp file', async () => {
+  void test('a redirect loop fails with HTTP_TOO_MANY_REDIRECTS (phase download) and leaves no temp file', async () => {
     b.sim.redirect('/loop-a', `${b.sim.url}/loop-b`);
     b.sim.redirect('/loop-b', `${b.sim.url}/loop-a`);
-    await assert.rejects(download(request(b.dir, `${b.sim.url}/loop-a`)), { code: 'DOWNLOAD_REDIRECTS' });
+    await assert.rejects(download(request(b.dir, `${b.sim.url}/loop-a`)), {
+      code: 'HTTP_TOO_MANY_REDIRECTS',
+      message: `more than 10 redirects (${b.sim.url}/loop-a)`,
+      details: { url: `${b.sim.url}/loop-a`, phase: 'download' },
+    });
     assert.deepEqual(await listDir(b.dir), []);
   });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { startSim, type Sim } from '../../../sim/index.js';
 import type { DownloadRequest } from '../../../src/transfer/download/index.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 
 /** A running sim and a scratch directory, torn down together. */
 export interface Bench {
@@ -34,6 +35,7 @@ export const PREFIX = '.appimage-keeper-test-';
 export function request(dir: string, url: string, extra: Partial<DownloadRequest> = {}): DownloadRequest {
   return {
     url,
+    http: createHttpSettings(),
     destDir: dir,
     tempPrefix: PREFIX,
     segmented: false,

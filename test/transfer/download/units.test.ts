@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createHostLimiter } from '../../../src/transfer/download/index.js';
-import { withoutAuthorization } from '../../../src/transfer/download/http-open.js';
+import { withoutCredentials } from '../../../src/http/url-scope.js';
+import { parseContentRange } from '../../../src/transfer/ranges/content-range.js';
 import {
   acceptsByteRanges,
   contentLength,
-  parseContentRange,
   rangeValidator,
   retryAfterMs,
 } from '../../../src/transfer/download/response-headers.js';
@@ -74,6 +74,17 @@ void describe('response headers', () => {
     assert.equal(parseContentRange(undefined), undefined);
   });
 
+  void test('Content-Range numbers are bounded and a range must lie inside its total', () => {
+    // A number of 17 digits or more is refused, not read as some rounded double.
+    assert.equal(parseContentRange('bytes 0-12345678901234567/*'), undefined);
+    assert.deepEqual(parseContentRange('bytes 0-999999999999998/999999999999999'), {
+      first: 0,
+      last: 999999999999998,
+      total: 999999999999999,
+    });
+    assert.equal(parseContentRange('bytes 0-10/10'), undefined);
+  });
+
   void test('range support and validator choice', () => {
     assert.equal(acceptsByteRanges({ 'accept-ranges': 'bytes' }), true);
     assert.equal(acceptsByteRanges({ 'accept-ranges': 'none' }), false);
@@ -95,7 +106,7 @@ void describe('response headers', () => {
 
   void test('Authorization, Proxy-Authorization and Cookie are never sent', () => {
     assert.deepEqual(
-      withoutAuthorization({ Authorization: 'x', 'proxy-authorization': 'y', cookie: 'c', accept: '*/*' }),
+      withoutCredentials({ Authorization: 'x', 'proxy-authorization': 'y', cookie: 'c', accept: '*/*' }),
       {
         accept: '*/*',
       },

@@ -15,6 +15,7 @@ import {
   writeFiles,
   zsyncmake,
 } from './helpers.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 
 const PREFIX = '.appimage-keeper-test-';
 const SIZE = 1_000_000 + 123; // 489 blocks of 2048, the last one short
@@ -60,6 +61,7 @@ void describe('zsyncDownload against the sim', () => {
     setup?.();
     return zsyncDownload({
       controlUrl,
+      http: createHttpSettings(),
       seedPath,
       destDir: dir,
       tempPrefix: PREFIX,

@@ -4,7 +4,7 @@ import {
   byterangesBoundary,
   parseContentRange,
   type ContentRange,
-} from '../../../src/transfer/zsync/content-range.js';
+} from '../../../src/transfer/ranges/content-range.js';
 import { MultipartByteranges, type PartSink } from '../../../src/transfer/zsync/multipart-byteranges.js';
 
 class Collect implements PartSink {

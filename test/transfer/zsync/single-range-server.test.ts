@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { zsyncDownload } from '../../../src/transfer/zsync/index.js';
 import { leftovers, pseudoRandom, scatterChanges, tempDir, writeFiles, zsyncmake } from './helpers.js';
+import { createHttpSettings } from '../../../src/http/settings.js';
 
 const PREFIX = '.appimage-keeper-single-';
 
@@ -65,6 +66,7 @@ void describe('zsyncDownload against a server without multipart answers', () => 
   void test('falls back to one range per request and still rebuilds the exact file', async () => {
     const r = await zsyncDownload({
       controlUrl: `${base}/app.AppImage.zsync`,
+      http: createHttpSettings(),
       seedPath: join(dir, 'seed.AppImage'),
       destDir: dir,
       tempPrefix: PREFIX,

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { recipeText } from '../../src/app/add/recipe-text.js';
-import { firstControlChar } from '../../src/core/control-chars.js';
-import { KeeperError } from '../../src/core/errors.js';
+import { recipeText } from '../../../src/app/add/recipe-text.js';
+import { firstControlChar } from '../../../src/core/control-chars.js';
+import { KeeperError } from '../../../src/core/errors.js';
 
 const forge = (asset_match: string) => ({
   name: 'app',

@@ -1,0 +1,97 @@
+import { Argument, Command, Option } from 'commander';
+import { VERSION } from '../core/version.js';
+import { COMMANDS } from '../commands/index.js';
+import { versionResult } from '../commands/version.js';
+import { guardTerminal } from '../render/terminal-text.js';
+import type { Invocation } from '../main.js';
+import type { AnyCommandSpec, Example, FlagSpec } from './command-spec.js';
+import { describeCli, type CliModel } from './cli-model.js';
+import { createContext } from './runtime.js';
+import { attachRootAction } from './root-action.js';
+
+/** The program's own flags, accepted before or after any command. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  {
+    flags: '--config-dir <dir>',
+    description: 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)',
+    values: 'dirs',
+  },
+  { flags: '--json', description: 'print one JSON document on stdout' },
+  { flags: '--no-color', description: 'disable colours' },
+  { flags: '-q, --quiet', description: 'print only results and errors' },
+  { flags: '-v, --verbose', description: 'print more detail on stderr (alone: print the version)' },
+];
+
+/** Examples of the program itself, shown by the root `--help`, docs/cli.md and the man page. */
+export const PROGRAM_EXAMPLES: readonly Example[] = [
+  ['appimage-keeper init --app obsidian --strategy forge', 'scaffold a recipe'],
+  ['appimage-keeper update', 'install or update every app'],
+  ['appimage-keeper schedule install', 'update daily with a systemd user timer'],
+];
+
+function toOption(f: FlagSpec): Option {
+  const o = new Option(f.flags, f.description);
+  if (f.choices) o.choices(f.choices);
+  if (f.parse) o.argParser(f.parse);
+  if (f.hidden) o.hideHelp();
+  return o;
+}
+
+function toArgument(a: AnyCommandSpec['arguments'][number]): Argument {
+  const arg = new Argument(a.name, a.description);
+  if (a.choices) arg.choices(a.choices);
+  if (a.default !== undefined) arg.default(a.default);
+  return arg;
+}
+
+function examplesText(examples: readonly Example[]): string {
+  if (examples.length === 0) return '';
+  const lines = examples.flatMap(([cmd, what]) => [`  # ${what}`, `  $ ${cmd}`]);
+  return `\nExamples:\n${lines.join('\n')}\n`;
+}
+
+/** The model of a program `buildProgram` made: what help, docs, man page and completion read. */
+export function modelOf(program: Command): CliModel {
+  return describeCli(program, COMMANDS, GLOBAL_FLAGS, PROGRAM_EXAMPLES);
+}
+
+/** The commander program with every command of the registry, acting through `inv`. */
+export function buildProgram(inv: Invocation): Command {
+  const program = new Command('appimage-keeper')
+    .description('Keeps your AppImages current from declarative YAML recipes.')
+    .version(VERSION, '-V, --version', 'print the version');
+  for (const f of GLOBAL_FLAGS) program.addOption(toOption(f));
+  program
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => inv.io.stdout.write(guardTerminal(s)),
+      writeErr: (s) => inv.io.stderr.write(guardTerminal(s)),
+    })
+    .exitOverride();
+
+  const model = (): CliModel => modelOf(program);
+  for (const spec of COMMANDS) {
+    const cmd = program.command(spec.name).description(spec.summary);
+    for (const a of spec.arguments) cmd.addArgument(toArgument(a));
+    for (const f of spec.flags) cmd.addOption(toOption(f));
+    cmd.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const result = await spec.handler({
+        args: self.processedArgs,
+        flags: self.opts(),
+        ctx: () => createContext(inv.globals(), inv.io.env, inv.emit),
+        output: inv.output,
+        setSink: inv.setSink,
+        stdin: () => inv.io.stdin,
+        model,
+      });
+      inv.setResult(spec.name, result);
+    });
+    // Every subcommand's help lists the global flags and ends with its examples.
+    cmd.configureHelp({ ...cmd.configureHelp(), showGlobalOptions: true });
+    cmd.addHelpText('after', examplesText(spec.examples));
+  }
+  program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
+  attachRootAction(program, inv, versionResult);
+  return program;
+}
