@@ -125,6 +125,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: "other managers' desktop entries",
+    covers:
+      'links, oversized entries and foreign icon paths in AppImageLauncher/Gear Lever entries; backups never replaced, a linked backup folder refused, restore never replaces',
+    files: ['test/install/foreign-entries.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'recipe regexes',
     covers: 'catastrophic and unsupported patterns',
     files: ['test/config/recipe-regex.test.ts'],

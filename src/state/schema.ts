@@ -151,6 +151,10 @@ export const appStateSchema = z
     signature: signatureStateSchema.optional(),
     /** forge: every installed release asset by `tag|name` (bounded), for the replaced-asset alarm. */
     releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
+    retired: z
+      .array(z.object({ from: absPath, backup: absPath }))
+      .max(1000)
+      .optional(),
     /**
      * When this machine first saw the release `identity` (ISO time): min_release_age counts from it
      * when the source gives no usable release time (scripts, a URL without Last-Modified).

@@ -6,6 +6,8 @@
  * here is removed again and the file is where it was.
  */
 import { constants, copyFile, link, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderFileName } from '../../install/naming.js';
 import { sha256File } from '../../appimage/verify.js';
 import { effectiveAppSettings } from '../../config/settings.js';
 import type { AppSettings } from '../../config/types.js';
@@ -20,6 +22,8 @@ import type { InstalledRecord } from '../../state/types.js';
 import { adoptedIdentity } from '../adopted-identity.js';
 import type { AdoptPlan } from './plan.js';
 import { writeNewRecipe } from '../add/recipe-text.js';
+import type { ForeignEntry } from '../../install/foreign-entries.js';
+import { retireFiles, type RetiredFile } from '../../install/retire.js';
 
 /** Where the adopted file goes. */
 export type AdoptMode = 'move' | 'copy' | 'in-place';
@@ -33,7 +37,20 @@ export interface AdoptTaken {
   sha256: string;
   signing_key: string | null;
   desktop_entry: string | null;
+  /** Another manager's entry and icons for the file, moved into our backup folder. */
+  retired: RetiredFile[];
   warnings: string[];
+}
+
+/** Where file `name`'s taken-over entries are kept: `<state dir>/retired/<app>/`. */
+export function retiredDir(stateDir: string, name: string): string {
+  return join(stateDir, 'retired', name);
+}
+
+/** Where the file goes: storage_dir under the recipe's file name, or where it is (`in-place`). */
+export function adoptTarget(settings: AppSettings, mode: AdoptMode, file: string, version: string): string {
+  if (mode === 'in-place') return file;
+  return join(settings.storage_dir, renderFileName(settings.naming_format, settings.name, version));
 }
 
 /**
@@ -61,6 +78,7 @@ async function placeFile(from: string, to: string, move: boolean): Promise<void>
 export async function takeAdoption(
   plan: Extract<AdoptPlan, { ok: true }>,
   mode: AdoptMode,
+  retire: readonly ForeignEntry[],
   ws: Workspace,
   run: Run,
 ): Promise<AdoptTaken> {
@@ -99,6 +117,13 @@ export async function takeAdoption(
     });
     const file = linked.file;
     const warnings = [...plan.notes, ...signature.warnings, ...linked.warnings];
+    // Their entry goes once ours is written: the menu never lacks a working one.
+    const { retired, errors } = await retireFiles(
+      retire.flatMap((e) => [e.entry, ...e.icons]),
+      ctx.paths.stateDir,
+      retiredDir(ctx.paths.stateDir, name),
+    );
+    warnings.push(...errors.map((e) => `not retired: ${e}`));
     const now = ctx.now().toISOString();
     const installed: InstalledRecord = {
       version: plan.version,
@@ -118,6 +143,7 @@ export async function takeAdoption(
       symlink: linked.symlink,
       signature: pin,
       lastUpdate: now,
+      ...(retired.length ? { retired: [...(s.retired ?? []), ...retired] } : {}),
     }));
     return {
       name,
@@ -127,6 +153,7 @@ export async function takeAdoption(
       sha256,
       signing_key: pin?.fingerprint ?? null,
       desktop_entry: linked.integration?.desktopFile ?? null,
+      retired,
       warnings,
     };
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';
+import { deadAppImageEntriesCheck } from './foreign-checks.js';
 import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
@@ -16,13 +17,14 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
-  const [dirs, tools, state, lock, launch, schedule] = await Promise.all([
+  const [dirs, tools, state, lock, launch, schedule, entries] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
     stateChecks(ctx, config.ws),
     lockCheck(ctx),
     launchChecks(ctx, config.ws),
     scheduleCheck(ctx),
+    deadAppImageEntriesCheck(ctx.paths.applicationsDir),
   ]);
   const [stateCheck, ...rest] = state;
   // Only the system layout promises that what it manages is root's alone.
@@ -37,6 +39,7 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     lock,
     ...rest,
     launch,
+    entries,
     schedule,
   ];
   if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));

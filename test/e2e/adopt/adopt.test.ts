@@ -133,7 +133,7 @@ void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus
     assert.equal(check2.json?.apps[0]?.status, 'update_available', check2.stdout);
   });
 
-  void test('Hello_World has no update information and no AppStream URL: ADOPT_NO_SOURCE with the init hint; file kept', async () => {
+  void test('Hello_World has no update information and no AppStream URL: ADOPT_NO_SOURCE with the --url hint; file kept', async () => {
     const hello = corpusFile('appimages', 'Hello_World-x86_64.zstd.AppImage') ?? '';
     const w = await suite.world();
     const file = await incoming(w, 'Hello_World-x86_64.AppImage', hello);
@@ -141,7 +141,7 @@ void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const row = rowOf(r);
     assert.equal(row.error?.code, 'ADOPT_NO_SOURCE');
-    assert.match(row.error?.hint ?? '', /init --app/);
+    assert.match(row.error?.hint ?? '', /adopt .* --url URL/);
     assert.equal(sha256(await readFile(file)), sha256(await readFile(hello)));
     assert.deepEqual(await readdir(w.home.appsDir).catch(() => []), []);
   });
