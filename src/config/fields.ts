@@ -377,6 +377,17 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     schema: z.boolean(),
     globalOnly: true,
   },
+  {
+    key: 'ca_file',
+    type: 'string (path)',
+    default: undefined,
+    description:
+      'PEM file of extra certificate authorities (a company or private CA) trusted beside node’s roots and the system store (docs/network.md).',
+    aliases: [],
+    schema: pathString,
+    extension: true,
+    globalOnly: true,
+  },
 ];
 
 /** Default global settings as written by `init --global`, before path expansion. */

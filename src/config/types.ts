@@ -74,6 +74,8 @@ export interface GlobalSettings {
   /** Keep the replaced version for `rollback` (default true). */
   keep_previous: boolean;
   max_asset_size: number;
+  /** A PEM file of extra certificate authorities (a company or private CA), trusted beside the system's. */
+  ca_file?: string | undefined;
   /** Build-provenance attestation check before downloading (default off). */
   provenance: 'off' | 'warn' | 'require';
   /** `owner/repo/.github/workflows/file.yml` that must have signed; default any workflow of the repository. */
