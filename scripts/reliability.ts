@@ -228,6 +228,23 @@ const SUITES: Suite[] = [
       'pasted repository text, electron-builder metadata built to expand or mislead, asset names with pattern syntax, wrong checksum sidecars',
     files: ['test/app/add/add-hostile.test.ts', 'test/e2e/update/checksum-sidecars.test.ts'],
   },
+  {
+    kind: 'fault',
+    name: 'no network and untrusted certificates',
+    covers:
+      'the CLI in a network namespace with no interface (200 apps offline, exit 75, state untouched); an HTTPS forge with an unknown CA; CA files oversized or empty',
+    files: [
+      'test/e2e/network/offline.test.ts',
+      'test/e2e/network/https-trust.test.ts',
+      'test/http/ca-store.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
+    name: 'answers that lie',
+    covers: 'an HTML page (captive portal, proxy login) where JSON was expected; a forge asset of size 0',
+    files: ['test/http/html-answer.test.ts', 'test/e2e/network/size-zero.test.ts'],
+  },
 ];
 
 interface SuiteFigures {

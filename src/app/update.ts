@@ -10,8 +10,8 @@ import type { DesktopPlacement } from '../install/desktop-integration.js';
 import { integrateTarget, refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import {
-  interruptedOutcome,
   outcomeFor,
+  stoppedOutcome,
   removedReason,
   type AppOutcome,
   type DesktopOutcome,
@@ -23,6 +23,10 @@ import { recoverInstall } from './recover-install.js';
 import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
+
+function stopped(run: Run, name: string, from: string | null, path: string | undefined): AppOutcome {
+  return stoppedOutcome(run.offline.offline, name, from, path);
+}
 
 /** The outcome's view of where the desktop entry went. */
 function desktopOutcome(p: DesktopPlacement): DesktopOutcome {
@@ -82,15 +86,16 @@ export async function updateApps(
         reason: removedReason(entry.name),
       };
     }
-    if (run.signal.aborted) return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
+    if (run.signal.aborted) return stopped(run, entry.name, fromVersion, state?.installed?.file);
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
     const clock = new AppClock(run, settings);
     const step = await clock.phase((r) =>
       resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }),
     );
-    if (step.kind === 'failed' && run.signal.aborted) {
-      return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
+    // Decided before anything is recorded: an offline machine leaves no failure in state.
+    if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
+      return stopped(run, entry.name, fromVersion, state?.installed?.file);
     }
     if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     if (step.kind === 'rate_limited') {
@@ -203,8 +208,8 @@ export async function updateApps(
       // What the failed or interrupted transfer really cost is counted too.
       const spent = run.bytesByApp.get(entry.name);
       const bytes = spent ? { bytes_downloaded: spent } : {};
-      if (run.signal.aborted) {
-        return { ...interruptedOutcome(entry.name, fromVersion, state?.installed?.file), ...bytes };
+      if (run.offline.noteFailure(err) || run.signal.aborted) {
+        return { ...stopped(run, entry.name, fromVersion, state?.installed?.file), ...bytes };
       }
       const e = toKeeperError(err);
       recordFailure(run.store, entry.name, strategy, now, e);

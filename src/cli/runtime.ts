@@ -1,6 +1,7 @@
 import { resolvePaths, type Layout } from '../config/paths.js';
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
+import { createCaStore } from '../http/ca-store.js';
 import { createHttpSettings } from '../http/settings.js';
 
 /** Global options every command receives. */
@@ -22,6 +23,6 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit:
     now: () => new Date(),
     arch: process.arch,
     emit,
-    http: createHttpSettings(),
+    http: createHttpSettings({ ca: createCaStore(env) }),
   };
 }

@@ -7,6 +7,7 @@ import type { CommandResult } from '../cli/result.js';
 import { defineCommand } from '../cli/command-spec.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { runLocked } from './engine-run.js';
+import { offlineLine } from '../render/offline-line.js';
 
 /** Flags of `check`. */
 interface CheckFlags {
@@ -26,14 +27,19 @@ async function checkCommand(
   const { interruptionExitCode } = await import('../cli/lock-scope.js');
   const started = Date.now();
   let interruptedExit: number | undefined;
+  let offline = false;
   const outcomes = await runLocked(ctx, out, 'check', names, async (run, entries) => {
     const result = await checkApps(run, entries, names, { force: flags.force === true });
-    await run.store.save();
+    offline = run.offline.offline;
+    // Offline, state stays as it was: nothing was learnt, and no failure is recorded.
+    if (!offline) await run.store.save();
     interruptedExit = interruptionExitCode(run.signal);
     return result;
   });
   const summary = summarize(outcomes);
-  const lines = outcomes.map((o) => outcomeLine(o, out));
+  // Offline is said once, not once per app.
+  const lines = outcomes.filter((o) => o.status !== 'offline').map((o) => outcomeLine(o, out));
+  if (offline) lines.push(offlineLine());
   const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
   lines.push(hint ?? summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
   return {
@@ -73,8 +79,8 @@ function checkExitCode(outcomes: readonly AppOutcome[], summary: Summary, exitCo
 
 /** The JSON summary: `interrupted` appears only when an app was interrupted. */
 function summaryJson(summary: Summary): Record<string, number> {
-  const { interrupted, ...rest } = summary;
-  return interrupted > 0 ? { ...rest, interrupted } : rest;
+  const { interrupted, offline, ...rest } = summary;
+  return { ...rest, ...(interrupted > 0 ? { interrupted } : {}), ...(offline > 0 ? { offline } : {}) };
 }
 
 /** `check`: the latest version of each app, nothing downloaded. */

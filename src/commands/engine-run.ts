@@ -22,6 +22,7 @@ export async function runLocked<T>(
   const { withLock } = await import('../cli/lock-scope.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
+  ctx.http.ca.setCaFile(ws.global.ca_file);
   return withLock(ctx, command, async (signal) => {
     const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, {
       shared: ctx.paths.layout === 'system',

@@ -96,6 +96,7 @@ async function selfUpdateCommand(
   const { loadWorkspace } = await import('../config/workspace.js');
   const { createProgressRenderer } = await import('../render/progress.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
+  ctx.http.ca.setCaFile(ws.global.ca_file);
   for (const w of ws.warnings) out.warn(w);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);

@@ -10,6 +10,7 @@ import { defineCommand } from '../cli/command-spec.js';
 import { formatBytes } from '../render/table.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { runLocked } from './engine-run.js';
+import { offlineLine } from '../render/offline-line.js';
 import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
 
 /** Flags of `update`. */
@@ -56,6 +57,7 @@ export async function updateCommand(
   let workspace: Workspace | undefined;
   let outcomes: AppOutcome[];
   let interruptedExit: number | undefined;
+  let offline = false;
   try {
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
@@ -65,7 +67,9 @@ export async function updateCommand(
         dryRun: flags.dryRun === true,
         named: names,
       });
-      if (!flags.dryRun) {
+      offline = run.offline.offline;
+      // Offline, state stays as it was: no last run, no failure records, no rate-limit windows.
+      if (!flags.dryRun && !offline) {
         const summary = summarize(result);
         run.store.setLastRun({
           command: 'update',
@@ -84,9 +88,9 @@ export async function updateCommand(
     progress.stop();
   }
   // After the lock is released: a slow notification daemon must not hold up the next run.
-  if (!flags.dryRun && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
+  if (!flags.dryRun && !offline && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
   const self =
-    !flags.dryRun && workspace && (flags.self === true || workspace.global.auto_self_update)
+    !flags.dryRun && !offline && workspace && (flags.self === true || workspace.global.auto_self_update)
       ? await runSelfUpdate(ctx, workspace, {})
       : undefined;
   const summary = summarize(outcomes);
@@ -98,6 +102,7 @@ export async function updateCommand(
     .map((o) => outcomeLine(o, out));
   const changed = summary.updated + summary.failed + summary.interrupted > 0;
   const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
+  if (offline) lines.push(offlineLine());
   // --quiet from a timer: nothing at all when nothing changed (a rate limit is not a change).
   if (hint) {
     if (!out.quiet) lines.push(hint);
@@ -135,6 +140,7 @@ export async function updateCommand(
         skipped: summary.skipped,
         deferred: summary.deferred,
         ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
+        ...(summary.offline > 0 ? { offline: summary.offline } : {}),
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),

@@ -383,6 +383,17 @@ export const GLOBAL_FIELDS = [
     schema: z.boolean(),
     globalOnly: true,
   }),
+  field({
+    key: 'ca_file',
+    type: 'string (path)',
+    default: undefined,
+    description:
+      'PEM file of extra certificate authorities (a company or private CA) trusted beside node’s roots and the system store (docs/network.md).',
+    aliases: [],
+    schema: pathString,
+    extension: true,
+    globalOnly: true,
+  }),
 ] as const;
 
 /** Default global settings as written by `init --global`, before path expansion. */

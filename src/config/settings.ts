@@ -23,6 +23,7 @@ export function effectiveGlobal(
   const merged = { ...defaultGlobalValues(), ...paths.fieldDefaults } as Record<string, unknown>;
   for (const [key, value] of Object.entries(configValues)) if (value !== undefined) merged[key] = value;
   for (const key of PATH_FIELDS) merged[key] = expandPath(String(merged[key]), configDir, env);
+  if (typeof merged.ca_file === 'string') merged.ca_file = expandPath(merged.ca_file, configDir, env);
   return merged as unknown as GlobalSettings;
 }
 

@@ -6,6 +6,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { createCaStore, type CaStore } from './ca-store.js';
 
 /** What every HTTP request of a run shares. */
 export interface HttpSettings {
@@ -16,6 +17,8 @@ export interface HttpSettings {
   agentFor(target: URL): HttpAgent;
   /** Time to establish a new TCP connection. */
   connectTimeoutMs: number;
+  /** The certificate authorities https connections trust (read on the first TLS connection). */
+  ca: CaStore;
 }
 
 // Per origin: four segments of each of a few parallel downloads plus metadata requests. Requests
@@ -44,15 +47,20 @@ const agentOptions = {
  * they never keep the process alive.
  */
 export function createHttpSettings(
-  overrides: Partial<Pick<HttpSettings, 'connectTimeoutMs'>> = {},
+  overrides: Partial<Pick<HttpSettings, 'connectTimeoutMs' | 'ca'>> = {},
 ): HttpSettings {
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
+  const ca = overrides.ca ?? createCaStore(process.env);
   return {
     agentFor(target: URL): HttpAgent {
-      if (target.protocol === 'https:') return (httpsAgent ??= new HttpsAgent(agentOptions));
+      if (target.protocol === 'https:') {
+        // One TLS context for the run: the CA files are read here, on the first https request.
+        return (httpsAgent ??= new HttpsAgent({ ...agentOptions, secureContext: ca.secureContext() }));
+      }
       return (httpAgent ??= new HttpAgent(agentOptions));
     },
     connectTimeoutMs: overrides.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ca,
   };
 }

@@ -5,6 +5,7 @@ import { deadAppImageEntriesCheck } from './foreign-checks.js';
 import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
+import { certificateCheck } from './cert-checks.js';
 import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
 import { systemPermissionCheck } from './system-perm-checks.js';
@@ -42,6 +43,10 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     entries,
     schedule,
   ];
-  if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
+  ctx.http.ca.setCaFile(config.global.ca_file);
+  if (opts.online) {
+    checks.push(certificateCheck(ctx.http.ca.sources()));
+    checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
+  }
   return checks;
 }

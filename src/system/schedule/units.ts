@@ -60,8 +60,9 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
     `ExecStart=${serviceArgv(cmd).map(systemdQuote).join(' ')}`,
     // A background job: yield the CPU to whatever the user is doing.
     'Nice=10',
-    // Exit 1 means "an app failed" and is worth the failed state; 3 means another run held the lock.
-    'SuccessExitStatus=3',
+    // Exit 1 means "an app failed" and is worth the failed state; 3 means another run held the lock,
+    // 75 that the machine was offline (the next firing tries again).
+    'SuccessExitStatus=3 75',
     '',
   ].join('\n');
   const timer = [
