@@ -100,19 +100,24 @@ async function checkCalendar(ctx: Context, schedule: TimerSchedule): Promise<voi
 }
 
 /**
- * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update` (the program
+ * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update [--locked]` (the program
  * chosen by chooseServiceProgram for the running process `facts`), then reloads and enables the
  * timer through `systemctl --user` when a user bus exists.
  */
 export async function installSchedule(
   ctx: Context,
-  opts: { every?: string | undefined; facts: ProcessFacts },
+  opts: { every?: string | undefined; facts: ProcessFacts; locked?: boolean | undefined },
 ): Promise<ScheduleInstall> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const schedule = parseInterval(opts.every ?? keptEvery(loc));
   await checkCalendar(ctx, schedule);
   const program = await chooseServiceProgram(opts.facts, ctx.env);
-  const cmd = { program: program.argv, unitPath: program.unitPath, configDir: loc.configDir };
+  const cmd = {
+    program: program.argv,
+    unitPath: program.unitPath,
+    configDir: loc.configDir,
+    locked: opts.locked,
+  };
   const units = renderUnits(loc.base, cmd, schedule);
   await mkdir(loc.dir, { recursive: true });
   await writeFileAtomic(loc.servicePath, units.service, { root: loc.dir });

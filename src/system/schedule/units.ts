@@ -12,6 +12,8 @@ export interface ServiceCommand {
   unitPath?: string | undefined;
   /** Set when the config dir is not the default one. */
   configDir?: string | undefined;
+  /** Run `update --locked` (a fleet machine following the lock file). */
+  locked?: boolean | undefined;
 }
 
 /** The two unit files, by file name. */
@@ -24,7 +26,13 @@ export interface UnitFiles {
 
 /** The argv of the scheduled run (what ExecStart executes). */
 export function serviceArgv(cmd: ServiceCommand): string[] {
-  return [...cmd.program, ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []), '--quiet', 'update'];
+  return [
+    ...cmd.program,
+    ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []),
+    '--quiet',
+    'update',
+    ...(cmd.locked ? ['--locked'] : []),
+  ];
 }
 
 /** Unit base name: `appimage-keeper`, or `appimage-keeper-<profile>` for a non-default config dir. */
