@@ -221,6 +221,13 @@ const SUITES: Suite[] = [
       'pasted repository text, electron-builder metadata built to expand or mislead, asset names with pattern syntax, wrong checksum sidecars',
     files: ['test/app/add/add-hostile.test.ts', 'test/e2e/update/checksum-sidecars.test.ts'],
   },
+  {
+    kind: 'hostile input',
+    name: 'the lock file',
+    covers:
+      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); a replaced asset under --locked (LOCK_MISMATCH, nothing changed)',
+    files: ['test/config/lock-file.test.ts', 'test/e2e/lock/lock.test.ts'],
+  },
 ];
 
 interface SuiteFigures {

@@ -153,4 +153,50 @@ void describe('lock file', () => {
     );
     assert.equal(suite.sim.requests.length, 0);
   });
+
+  void test('lock honours the cooldown and holds: the previous entry stays', async () => {
+    const w = await suite.world('min_release_age: 3d');
+    const old = new Date(Date.now() - 10 * 86_400_000);
+    const at = async (version: string, publishedAt: Date): Promise<void> => {
+      const { body } = await publish(suite.sim, 'lkmu', version);
+      suite.sim.hub.setLatest('e2e', 'lkmu', {
+        tag: version,
+        publishedAt,
+        assets: [
+          {
+            name: `lkmu-${version}-x86_64.AppImage`,
+            url: `${suite.sim.url}/e2e/lkmu/releases/download/${version}/lkmu-${version}-x86_64.AppImage`,
+            digest: `sha256:${sha256(body)}`,
+          },
+        ],
+      });
+    };
+    await at('1.0.0', old);
+    await w.forgeRecipe('lkmu');
+    assert.equal((await w.cli(['lock'])).code, 0);
+    const before = await readFile(lockPath(w));
+    await at('2.0.0', new Date(Date.now() - 3_600_000));
+    const young = await runCli<{ apps: { name: string; status: string; eligible_at?: string }[] }>(
+      ['--json', 'lock'],
+      { env: w.env },
+    );
+    assert.equal(young.code, 0, young.stderr);
+    assert.equal(appOf(young, 'lkmu').status, 'deferred');
+    assert.ok(appOf(young, 'lkmu').eligible_at);
+    assert.deepEqual(await readFile(lockPath(w)), before, 'a deferred release is not locked');
+
+    // A held app keeps its entry whatever is newer upstream.
+    await at('3.0.0', old);
+    assert.equal((await w.update(['--locked'])).code, 0);
+    const state = JSON.parse(await readFile(join(w.home.stateDir, 'state.json'), 'utf8')) as {
+      apps: Record<string, { hold?: boolean }>;
+    };
+    (state.apps.lkmu ?? {}).hold = true;
+    await writeFile(join(w.home.stateDir, 'state.json'), JSON.stringify(state));
+    const held = await runCli<{ apps: { name: string; status: string }[] }>(['--json', 'lock'], {
+      env: w.env,
+    });
+    assert.equal(appOf(held, 'lkmu').status, 'kept');
+    assert.deepEqual(await readFile(lockPath(w)), before);
+  });
 });
