@@ -48,6 +48,7 @@ const EXCEPTIONS = [
     'info',
     'init',
     'list',
+    'lock',
     'remove',
     'rollback',
     'schedule',

@@ -245,6 +245,13 @@ const SUITES: Suite[] = [
     covers: 'an HTML page (captive portal, proxy login) where JSON was expected; a forge asset of size 0',
     files: ['test/http/html-answer.test.ts', 'test/e2e/network/size-zero.test.ts'],
   },
+  {
+    kind: 'hostile input',
+    name: 'the lock file',
+    covers:
+      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); a replaced asset under --locked (LOCK_MISMATCH, nothing changed)',
+    files: ['test/config/lock-file.test.ts', 'test/e2e/lock/lock.test.ts'],
+  },
 ];
 
 interface SuiteFigures {

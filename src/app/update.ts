@@ -23,6 +23,8 @@ import { recoverInstall } from './recover-install.js';
 import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
+import type { LockFile } from '../config/lock-file.js';
+import { lockedSettings, lockedStep, lockMismatch } from './locked-step.js';
 
 function stopped(run: Run, name: string, from: string | null, path: string | undefined): AppOutcome {
   return stoppedOutcome(run.offline.offline, name, from, path);
@@ -45,6 +47,8 @@ export interface UpdateOptions {
   dryRun: boolean;
   /** Apps named on the command line: a removed app is installed again only when named. */
   named?: readonly string[] | undefined;
+  /** `--locked`: install exactly these entries; no release lookup, no cooldown. */
+  locked?: LockFile | undefined;
 }
 
 /**
@@ -68,7 +72,8 @@ export async function updateApps(
     const state = run.store.app(entry.name);
     const fromVersion = state?.installed?.version ?? null;
     if (!entry.ok) return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(entry.error) };
-    const settings = entry.settings;
+    const lockEntry = opts.locked?.apps[entry.name];
+    const settings = lockEntry ? lockedSettings(entry.settings, lockEntry) : entry.settings;
     if (settings.ignore)
       return { ...outcomeFor(entry.name, 'skipped', fromVersion), skip: 'ignored', reason: 'ignored' };
     if (state?.hold && !opts.force) {
@@ -90,9 +95,9 @@ export async function updateApps(
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
     const clock = new AppClock(run, settings);
-    const step = await clock.phase((r) =>
-      resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }),
-    );
+    const step = opts.locked
+      ? await lockedStep(entry.name, lockEntry, state)
+      : await clock.phase((r) => resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }));
     // Decided before anything is recorded: an offline machine leaves no failure in state.
     if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
       return stopped(run, entry.name, fromVersion, state?.installed?.file);
@@ -116,8 +121,10 @@ export async function updateApps(
       url: r.url,
       ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
-    // --force takes a release the cooldown holds back, as it takes a held app.
-    const deferral = step.needsUpdate && !opts.force ? cooldownStep(run, settings, r) : undefined;
+    // --force takes a release the cooldown holds back, as it takes a held app; a locked release
+    // went through the cooldown when it was locked.
+    const deferral =
+      step.needsUpdate && !opts.force && !opts.locked ? cooldownStep(run, settings, r) : undefined;
     if (deferral) {
       if (!opts.dryRun) {
         recordSeen(run.store, entry.name, strategy, now, { version: r.version, identity: r.identity });
@@ -211,7 +218,11 @@ export async function updateApps(
       if (run.offline.noteFailure(err) || run.signal.aborted) {
         return { ...stopped(run, entry.name, fromVersion, state?.installed?.file), ...bytes };
       }
-      const e = toKeeperError(err);
+      const failure = toKeeperError(err);
+      const e =
+        lockEntry && (failure.code === 'VERIFY_DIGEST' || failure.code === 'VERIFY_SIZE')
+          ? lockMismatch(entry.name, lockEntry, failure)
+          : failure;
       recordFailure(run.store, entry.name, strategy, now, e);
       return {
         ...base,

@@ -8,6 +8,7 @@ import { edit } from './edit.js';
 import { info } from './info.js';
 import { init } from './init.js';
 import { list } from './list.js';
+import { lock } from './lock.js';
 import { remove } from './remove.js';
 import { rollback } from './rollback.js';
 import { schedule } from './schedule.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly AnyCommandSpec[] = [
   version,
   check,
   update,
+  lock,
   remove,
   schedule,
   doctor,

@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
 import { summarize, type AppOutcome } from '../app/outcome.js';
 import type { Workspace } from '../config/workspace.js';
+import type { LockFile } from '../config/lock-file.js';
 import type { Output } from '../render/output.js';
 import { renderEvent } from '../render/output.js';
 import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
@@ -20,6 +21,8 @@ export interface UpdateFlags {
   showAll?: boolean;
   /** Also update appimage-keeper itself after the apps. */
   self?: boolean;
+  /** Install exactly the lock file's releases. */
+  locked?: boolean;
 }
 
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean): boolean {
@@ -36,6 +39,29 @@ function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean
     o.status === 'interrupted' ||
     o.warnings.length > 0
   );
+}
+
+/** The lock file for `--locked` (LOCK_FILE_MISSING without one) and a warning per entry without a recipe. */
+async function loadLock(
+  ctx: Context,
+  ws: Workspace,
+  names: readonly string[],
+): Promise<{ lock: LockFile; warnings: string[] }> {
+  const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
+  const { KeeperError } = await import('../core/errors.js');
+  const file = lockFilePath(ctx.paths.configDir);
+  const lock = await readLockFile(file);
+  if (!lock) {
+    throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
+      hint: 'write it with `appimage-keeper lock` on the machine that tests the releases, or copy it there',
+    });
+  }
+  const recipes = new Set(ws.apps.map((a) => a.name));
+  const orphans = names.length ? [] : Object.keys(lock.apps).filter((n) => !recipes.has(n));
+  const warnings = orphans.map(
+    (n) => `the lock file has an entry for ${n} but there is no recipe for it; ignored`,
+  );
+  return { lock, warnings };
 }
 
 /** `update [APP...]`: resolve, download, verify and install; the main job. */
@@ -62,10 +88,13 @@ export async function updateCommand(
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
       workspace = ws;
+      const locked = flags.locked ? await loadLock(ctx, ws, names) : undefined;
+      if (locked) for (const w of locked.warnings) out.warn(w);
       const result = await updateApps(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
         named: names,
+        locked: locked?.lock,
       });
       offline = run.offline.offline;
       // Offline, state stays as it was: no last run, no failure records, no rate-limit windows.
@@ -114,6 +143,7 @@ export async function updateCommand(
     json: {
       command: 'update',
       dry_run: flags.dryRun === true,
+      ...(flags.locked ? { locked: true } : {}),
       apps: outcomes.map((o) => ({
         name: o.name,
         status: o.status,
@@ -165,11 +195,16 @@ export const update = defineCommand<[string[]], UpdateFlags>({
     { flags: '--dry-run', description: 'show what would be downloaded; write nothing' },
     { flags: '--show-all', description: 'also list apps that are up to date' },
     { flags: '--self', description: 'then update appimage-keeper itself (as `self-update`)' },
+    {
+      flags: '--locked',
+      description: 'install exactly the releases of appimage-keeper.lock (see `lock`); no release lookup',
+    },
   ],
   examples: [
     ['appimage-keeper update', 'update every app that has a new release'],
     ['appimage-keeper update --dry-run obsidian', 'show what would be downloaded'],
     ['appimage-keeper -q update', 'print nothing when nothing changed (for timers)'],
+    ['appimage-keeper update --locked', 'install exactly the bytes the lock file pins'],
   ],
   handler: ({ ctx, output, args: [apps], flags, setSink }) =>
     updateCommand(ctx(), output(), apps, flags, setSink),

@@ -103,13 +103,13 @@ async function checkCalendar(ctx: Context, schedule: TimerSchedule): Promise<voi
 }
 
 /**
- * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update` (the program
+ * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update [--locked]` (the program
  * chosen by chooseServiceProgram for the running process `facts`), then reloads and enables the
  * timer through `systemctl --user` when a user bus exists.
  */
 export async function installSchedule(
   ctx: Context,
-  opts: { every?: string | undefined; facts: ProcessFacts },
+  opts: { every?: string | undefined; facts: ProcessFacts; locked?: boolean | undefined },
 ): Promise<ScheduleInstall> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const schedule = parseInterval(opts.every ?? keptEvery(loc));
@@ -120,6 +120,7 @@ export async function installSchedule(
     unitPath: program.unitPath,
     configDir: loc.configDir,
     system: ctx.paths.layout === 'system',
+    locked: opts.locked,
   };
   const units = renderUnits(loc.base, cmd, schedule);
   await mkdir(loc.dir, { recursive: true });

@@ -14,6 +14,8 @@ export interface ServiceCommand {
   configDir?: string | undefined;
   /** The system layout: the run gets `--system` and the units are the system manager's. */
   system?: boolean | undefined;
+  /** Run `update --locked` (a fleet machine following the lock file). */
+  locked?: boolean | undefined;
 }
 
 /** The two unit files, by file name. */
@@ -32,6 +34,7 @@ export function serviceArgv(cmd: ServiceCommand): string[] {
     ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []),
     '--quiet',
     'update',
+    ...(cmd.locked ? ['--locked'] : []),
   ];
 }
 
