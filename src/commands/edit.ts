@@ -3,8 +3,8 @@ import type { Context } from '../core/context.js';
 import { KeeperError, UsageError } from '../core/errors.js';
 import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 
 /** Where `edit` may ask whether to reopen the editor. */
