@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from './core/errors.js';
-import type { EventSink, KeeperEvent } from './core/events.js';
-import type { CliModel } from './cli/cli-model.js';
+import type { EventSink } from './core/events.js';
+import type { CliModel } from './commands/cli-model.js';
 import { buildProgram, modelOf } from './cli/program.js';
 import { usageErrorJson } from './cli/root-action.js';
 import { assertConfigDir } from './render/setup-hints.js';
@@ -15,29 +15,11 @@ import {
 } from './cli/system-mode.js';
 import { createOutput, renderEvent, type Output } from './render/output.js';
 import { errorJson, errorText } from './render/render-error.js';
-import type { CommandResult } from './cli/result.js';
+import type { CommandResult } from './commands/result.js';
 import type { GlobalOptions } from './cli/runtime.js';
+import type { CliIo, Invocation } from './cli/invocation.js';
 
-/** Streams and environment of one CLI invocation (tests pass their own). */
-export interface CliIo {
-  argv: string[];
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** For interactive questions (`edit` offering to reopen); absent means not interactive. */
-  stdin?: NodeJS.ReadableStream | undefined;
-}
-
-/** Per-invocation plumbing shared by command actions. */
-export interface Invocation {
-  io: CliIo;
-  globals: () => GlobalOptions;
-  output: () => Output;
-  emit: (event: KeeperEvent) => void;
-  /** Routes events to another renderer (progress bars) for the rest of the command. */
-  setSink: (sink: EventSink) => void;
-  setResult: (commandName: string, result: CommandResult) => void;
-}
+export type { CliIo } from './cli/invocation.js';
 
 /** The program with every command registered and no invocation behind it (docs, man page). */
 export function describeProgram(): CliModel {

@@ -3,9 +3,9 @@ import { VERSION } from '../core/version.js';
 import { COMMANDS } from '../commands/index.js';
 import { versionResult } from '../commands/version.js';
 import { guardTerminal } from '../render/terminal-text.js';
-import type { Invocation } from '../main.js';
-import type { AnyCommandSpec, Example, FlagSpec } from './command-spec.js';
-import { describeCli, type CliModel } from './cli-model.js';
+import type { Invocation } from './invocation.js';
+import type { AnyCommandSpec, Example, FlagSpec } from '../commands/command-spec.js';
+import { describeCli, type CliModel } from '../commands/cli-model.js';
 import { createContext } from './runtime.js';
 import { attachRootAction } from './root-action.js';
 

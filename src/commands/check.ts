@@ -6,8 +6,8 @@ import { termText } from '../render/terminal-text.js';
 import type { AppOutcome, Summary } from '../app/outcome.js';
 import type { Output } from '../render/output.js';
 import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { runLocked } from './engine-run.js';
 import { offlineLine } from '../render/offline-line.js';
@@ -28,7 +28,7 @@ async function checkCommand(
 ): Promise<CommandResult> {
   const { checkApps } = await import('../app/check.js');
   const { summarize } = await import('../app/outcome.js');
-  const { interruptionExitCode } = await import('../cli/lock-scope.js');
+  const { interruptionExitCode } = await import('./lock-scope.js');
   const started = Date.now();
   let interruptedExit: number | undefined;
   let offline = false;

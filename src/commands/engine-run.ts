@@ -19,7 +19,7 @@ export async function runLocked<T>(
   const { loadWorkspace, selectApps } = await import('../config/workspace.js');
   const { StateStore } = await import('../state/store.js');
   const { createRun } = await import('../app/run.js');
-  const { withLock } = await import('../cli/lock-scope.js');
+  const { withLock } = await import('./lock-scope.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
   ctx.http.ca.setCaFile(ws.global.ca_file);

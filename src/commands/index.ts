@@ -1,4 +1,4 @@
-import type { AnyCommandSpec } from '../cli/command-spec.js';
+import type { AnyCommandSpec } from './command-spec.js';
 import { add } from './add.js';
 import { adopt } from './adopt.js';
 import { check } from './check.js';

@@ -2,8 +2,8 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { defineCommand } from '../cli/command-spec.js';
-import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from './command-spec.js';
+import type { CommandResult } from './result.js';
 import { pathExists } from '../core/path-exists.js';
 
 const STRATEGIES = ['forge', 'direct', 'script'] as const;

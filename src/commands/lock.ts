@@ -1,8 +1,8 @@
 import type { Context } from '../core/context.js';
 import type { Output } from '../render/output.js';
 import type { LockOutcome } from '../app/lock.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 
@@ -21,7 +21,7 @@ function lockLine(o: LockOutcome, out: Output): string {
 async function lockCommand(ctx: Context, out: Output, names: string[]): Promise<CommandResult> {
   const { lockApps, saveLock } = await import('../app/lock.js');
   const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
-  const { interruptionExitCode } = await import('../cli/lock-scope.js');
+  const { interruptionExitCode } = await import('./lock-scope.js');
   let interruptedExit: number | undefined;
   const result = await runLocked(ctx, out, 'lock', names, async (run, entries, ws) => {
     const previous = await readLockFile(lockFilePath(ctx.paths.configDir));

@@ -4,8 +4,8 @@ import type { ScheduleChange, ScheduleStatus } from '../system/schedule/schedule
 import { INTERVAL_SUGGESTIONS } from '../system/schedule/interval.js';
 import type { ProcessFacts } from '../system/self-update/install-kind.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { termMessage, termText } from '../render/terminal-text.js';
 
@@ -113,7 +113,7 @@ async function scheduleCommand(
     throw new UsageError('USAGE', '--locked only applies to `schedule install`');
   }
   const { installSchedule, removeSchedule, scheduleStatus } = await import('../system/schedule/schedule.js');
-  const { processFacts } = await import('../cli/process-facts.js');
+  const { processFacts } = await import('./process-facts.js');
   const facts: ProcessFacts = processFacts();
   if (action === 'install') {
     const r = await installSchedule(ctx, { every: flags.every, facts, locked: flags.locked === true });

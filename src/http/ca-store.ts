@@ -5,9 +5,18 @@
  * run that talks plain HTTP (or nothing) never touches these files.
  */
 import { closeSync, fstatSync, openSync, readdirSync, readSync, constants as fsc } from 'node:fs';
-import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import type { SecureContext } from 'node:tls';
+
+// node:tls and node:crypto load on the first TLS connection, not with every command (`list` and
+// `validate` never connect): process.getBuiltinModule keeps these helpers synchronous.
+const tls = (): typeof import('node:tls') => process.getBuiltinModule('node:tls');
+const rootCertificates = (): readonly string[] => tls().rootCertificates;
+const createSecureContext = (
+  ...args: Parameters<typeof import('node:tls').createSecureContext>
+): SecureContext => tls().createSecureContext(...args);
+const X509Certificate = (pem: string): import('node:crypto').X509Certificate =>
+  new (process.getBuiltinModule('node:crypto').X509Certificate)(pem);
 
 /** The distribution bundles, in Go's order (crypto/x509 root_linux.go); the first one found is used. */
 export const SYSTEM_BUNDLES: readonly string[] = [
@@ -73,7 +82,7 @@ function pemKey(pem: string): string {
 
 /** The certificates of `pems` that are not node's bundled roots, each once. */
 export function extraCertificates(pems: readonly string[]): string[] {
-  const seen = new Set(rootCertificates.map(pemKey));
+  const seen = new Set(rootCertificates().map(pemKey));
   const out: string[] = [];
   for (const pem of pems) {
     const key = pemKey(pem);
@@ -90,16 +99,16 @@ function trustContext(pems: string[]): SecureContext {
   const extra = extraCertificates(pems);
   if (extra.length === 0) return createSecureContext();
   try {
-    return createSecureContext({ ca: [...rootCertificates, ...extra] });
+    return createSecureContext({ ca: [...rootCertificates(), ...extra] });
   } catch {
     const valid = extra.filter((pem) => {
       try {
-        return new X509Certificate(pem).ca;
+        return X509Certificate(pem).ca;
       } catch {
         return false;
       }
     });
-    return createSecureContext({ ca: [...rootCertificates, ...valid] });
+    return createSecureContext({ ca: [...rootCertificates(), ...valid] });
   }
 }
 
@@ -110,7 +119,7 @@ export function collectCertificates(
   caFile: string | undefined,
 ): { pems: string[]; sources: CaSource[] } {
   const pems: string[] = [];
-  const sources: CaSource[] = [{ kind: 'node', path: '', certificates: rootCertificates.length }];
+  const sources: CaSource[] = [{ kind: 'node', path: '', certificates: rootCertificates().length }];
   const budget = { left: MAX_TOTAL_BYTES };
   const add = (kind: string, path: string): boolean => {
     const read = readPemFile(path, budget);

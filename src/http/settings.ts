@@ -4,9 +4,14 @@
  * a later setting (a proxy, a CA store) is one field here and one line where it is read; tests
  * build their own.
  */
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { createCaStore, type CaStore } from './ca-store.js';
+
+// node:http and node:https (with tls, net and crypto behind them) are loaded on the first request:
+// Context is built for every command, and `list` or `validate` never fetch; loading them cost more
+// CPU than reading a hundred recipes. process.getBuiltinModule (Node 20.16+) keeps agentFor
+// synchronous and works in the CommonJS standalone bundle too.
 
 /** What every HTTP request of a run shares. */
 export interface HttpSettings {
@@ -56,9 +61,12 @@ export function createHttpSettings(
     agentFor(target: URL): HttpAgent {
       if (target.protocol === 'https:') {
         // One TLS context for the run: the CA files are read here, on the first https request.
-        return (httpsAgent ??= new HttpsAgent({ ...agentOptions, secureContext: ca.secureContext() }));
+        return (httpsAgent ??= new (process.getBuiltinModule('node:https').Agent)({
+          ...agentOptions,
+          secureContext: ca.secureContext(),
+        }));
       }
-      return (httpAgent ??= new HttpAgent(agentOptions));
+      return (httpAgent ??= new (process.getBuiltinModule('node:http').Agent)(agentOptions));
     },
     connectTimeoutMs: overrides.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ca,
