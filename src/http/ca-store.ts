@@ -6,16 +6,17 @@
  */
 import { closeSync, fstatSync, openSync, readdirSync, readSync, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
+import type { X509Certificate as X509 } from 'node:crypto';
+import type * as Tls from 'node:tls';
 import type { SecureContext } from 'node:tls';
 
 // node:tls and node:crypto load on the first TLS connection, not with every command (`list` and
 // `validate` never connect): process.getBuiltinModule keeps these helpers synchronous.
-const tls = (): typeof import('node:tls') => process.getBuiltinModule('node:tls');
+const tls = (): typeof Tls => process.getBuiltinModule('node:tls');
 const rootCertificates = (): readonly string[] => tls().rootCertificates;
-const createSecureContext = (
-  ...args: Parameters<typeof import('node:tls').createSecureContext>
-): SecureContext => tls().createSecureContext(...args);
-const X509Certificate = (pem: string): import('node:crypto').X509Certificate =>
+const createSecureContext = (...args: Parameters<typeof Tls.createSecureContext>): SecureContext =>
+  tls().createSecureContext(...args);
+const X509Certificate = (pem: string): X509 =>
   new (process.getBuiltinModule('node:crypto').X509Certificate)(pem);
 
 /** The distribution bundles, in Go's order (crypto/x509 root_linux.go); the first one found is used. */
