@@ -65,7 +65,11 @@ try {
   const bare: number[] = [];
   for (let r = 0; r < rounds; r++) bare.push(1000 * timeRun(['node', '-e', '0'], env).wall);
 
-  const ctx = createContext({ json: false, color: false, quiet: true, verbose: false }, env, () => undefined);
+  const ctx = createContext(
+    { json: false, color: false, quiet: true, verbose: false, layout: 'user' },
+    env,
+    () => undefined,
+  );
   const inProcess: number[] = [];
   const ranking: number[] = [];
   let hits = 0;

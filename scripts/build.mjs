@@ -2,7 +2,7 @@
 // dependency tree.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { commonOptions } from './bundle-options.mjs';
 
 // `--test-hooks --outfile=F` makes the test harness's build (see src/trust/provenance/test-hooks.ts);
@@ -67,6 +67,17 @@ await build({
   sourcemap: 'linked',
   banner: { js: requireShim },
 });
+
+// Only the chunk holding esbuild's __require helper (and any that name `require`) needs the shim;
+// in every other chunk its createRequire(import.meta.url) is start-up work for nothing (`list`
+// loads about 30 chunks). Its lines are left empty, so the source maps still line up.
+for (const name of readdirSync('dist/chunks').filter((n) => n.endsWith('.mjs'))) {
+  const file = `dist/chunks/${name}`;
+  const text = readFileSync(file, 'utf8');
+  if (!text.startsWith(requireShim)) continue;
+  const code = text.slice(requireShim.length);
+  if (!/\brequire\b/.test(code)) writeFileSync(file, '\n'.repeat(requireShim.split('\n').length - 1) + code);
+}
 
 // The man page is generated from the same command definitions as --help and docs/cli.md, so it is
 // build output (dist/, installed through package.json's `man` field), never committed.

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
-import type { CliModel, CommandModel, FlagModel } from '../src/cli/cli-model.js';
+import type { CliModel, CommandModel, FlagModel } from '../src/commands/cli-model.js';
 import { completionCommand } from '../src/commands/completion.js';
 import { COMPLETION_FILES } from '../src/cli/fast-answer.js';
 import { describeProgram } from '../src/main.js';

@@ -22,6 +22,8 @@ export const TOOLS = [
   { command: 'gpg', pkg: 'gnupg' },
   // The zsh completion script is run in zsh (test/commands/completion.test.ts).
   { command: 'zsh', pkg: 'zsh' },
+  // examples/ansible/site.yml is run for real (test/e2e/ansible/playbook.test.ts).
+  { command: 'ansible-playbook', pkg: 'ansible-core' },
 ];
 
 const SUDO_PROBE_MS = 10_000;

@@ -75,6 +75,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'fault',
+    name: '--system permissions',
+    covers:
+      'root under umask 077 in a private mount namespace: 0755/0644 root files; another user refused; group-writable storage fails doctor; a config others can change is refused (SYSTEM_CONFIG_UNSAFE)',
+    files: ['test/e2e/system/system-mode.test.ts'],
+  },
+  {
+    kind: 'fault',
     name: 'closed output, full state folder',
     covers:
       'a reader closing the pipe early (no EPIPE trace); a full tmpfs state folder (the error names the file)',
@@ -122,6 +129,13 @@ const SUITES: Suite[] = [
       'test/e2e/provenance/hostile-bundles.test.ts',
       'test/state/hostile-files.test.ts',
     ],
+  },
+  {
+    kind: 'hostile input',
+    name: "other managers' desktop entries",
+    covers:
+      'links, oversized entries and foreign icon paths in AppImageLauncher/Gear Lever entries; backups never replaced, a linked backup folder refused, restore never replaces',
+    files: ['test/install/foreign-entries.test.ts'],
   },
   {
     kind: 'hostile input',
@@ -180,6 +194,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
+    name: 'state file entries',
+    covers:
+      'mistyped, relative or damaged entries (signature pin, attestation record, removal time) set aside; bad windows dropped',
+    files: ['test/state/store.test.ts'],
+  },
+  {
+    kind: 'hostile input',
     name: 'ELF section tables',
     covers:
       'no section names or table (unsigned, still installable); tables and signature sections that lie about their place',
@@ -213,6 +234,30 @@ const SUITES: Suite[] = [
     covers:
       'pasted repository text, electron-builder metadata built to expand or mislead, asset names with pattern syntax, wrong checksum sidecars',
     files: ['test/app/add/add-hostile.test.ts', 'test/e2e/update/checksum-sidecars.test.ts'],
+  },
+  {
+    kind: 'fault',
+    name: 'no network and untrusted certificates',
+    covers:
+      'the CLI in a network namespace with no interface (200 apps offline, exit 75, state untouched); an HTTPS forge with an unknown CA; CA files oversized or empty',
+    files: [
+      'test/e2e/network/offline.test.ts',
+      'test/e2e/network/https-trust.test.ts',
+      'test/http/ca-store.test.ts',
+    ],
+  },
+  {
+    kind: 'hostile input',
+    name: 'answers that lie',
+    covers: 'an HTML page (captive portal, proxy login) where JSON was expected; a forge asset of size 0',
+    files: ['test/http/html-answer.test.ts', 'test/e2e/network/size-zero.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'the lock file',
+    covers:
+      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); a replaced asset under --locked (LOCK_MISMATCH, nothing changed)',
+    files: ['test/config/lock-file.test.ts', 'test/e2e/lock/lock.test.ts'],
   },
 ];
 

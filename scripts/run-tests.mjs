@@ -35,7 +35,9 @@ if (!fast && files.some((f) => buildReason(f) !== undefined)) {
 
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=120000', ...flags, ...files],
+  // A file's own timeout covers all its tests: 5 min leaves room for the longest e2e file
+  // (provenance) on a loaded 2-core machine; a hung test still ends.
+  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=300000', ...flags, ...files],
   { stdio: 'inherit', env: fast ? { ...process.env, KEEPER_TEST_FAST: '1' } : process.env },
 );
 process.exit(res.status ?? 1);

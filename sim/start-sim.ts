@@ -1,6 +1,7 @@
 /** Starts the two loopback origins of the simulator and exposes the `Sim` control surface. */
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AttestationStore } from './attestations.js';
 import { storeAsset } from './body-source.js';
@@ -100,9 +101,11 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     ['second', options.secondPort ?? 0],
   ] as const) {
     const origin: OriginState = { name, url: '', assets: new Map(), redirects: new Map() };
-    const server = createServer({ keepAliveTimeout: 5000 }, handler(state, origin));
+    const server = options.tls
+      ? createHttpsServer({ keepAliveTimeout: 5000, ...options.tls }, handler(state, origin))
+      : createServer({ keepAliveTimeout: 5000 }, handler(state, origin));
     try {
-      origin.url = `http://${urlHost}:${await listen(server, host, port)}`;
+      origin.url = `${options.tls ? 'https' : 'http'}://${urlHost}:${await listen(server, host, port)}`;
     } catch (err) {
       await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
       throw err;

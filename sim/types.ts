@@ -23,6 +23,8 @@ export interface SimOptions {
   labPermalinkRedirect?: boolean;
   /** Web base used to build gitea `html_url` values (default: the origin serving the request). */
   giteaWebBase?: string;
+  /** Serve HTTPS with this PEM key and certificate (both origins): the sim's URLs become https://. */
+  tls?: { key: string; cert: string };
 }
 
 /** Which of the sim's listening servers received a request. */

@@ -1,41 +1,30 @@
 import { CommanderError } from 'commander';
 import { ExitCode, KeeperError, toKeeperError } from './core/errors.js';
-import type { EventSink, KeeperEvent } from './core/events.js';
-import type { CliModel } from './cli/cli-model.js';
+import type { EventSink } from './core/events.js';
+import type { CliModel } from './commands/cli-model.js';
 import { buildProgram, modelOf } from './cli/program.js';
 import { usageErrorJson } from './cli/root-action.js';
 import { assertConfigDir } from './render/setup-hints.js';
 import { resolvePaths } from './config/paths.js';
+import {
+  effectiveUid,
+  assertRootOnlyConfig,
+  enterSystemMode,
+  requestedLayout,
+  rootWithoutSystemNotice,
+} from './cli/system-mode.js';
 import { createOutput, renderEvent, type Output } from './render/output.js';
 import { errorJson, errorText } from './render/render-error.js';
-import type { CommandResult } from './cli/result.js';
+import type { CommandResult } from './commands/result.js';
 import type { GlobalOptions } from './cli/runtime.js';
+import type { CliIo, Invocation } from './cli/invocation.js';
 
-/** Streams and environment of one CLI invocation (tests pass their own). */
-export interface CliIo {
-  argv: string[];
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** For interactive questions (`edit` offering to reopen); absent means not interactive. */
-  stdin?: NodeJS.ReadableStream | undefined;
-}
-
-/** Per-invocation plumbing shared by command actions. */
-export interface Invocation {
-  io: CliIo;
-  globals: () => GlobalOptions;
-  output: () => Output;
-  emit: (event: KeeperEvent) => void;
-  /** Routes events to another renderer (progress bars) for the rest of the command. */
-  setSink: (sink: EventSink) => void;
-  setResult: (commandName: string, result: CommandResult) => void;
-}
+export type { CliIo } from './cli/invocation.js';
 
 /** The program with every command registered and no invocation behind it (docs, man page). */
 export function describeProgram(): CliModel {
   const io: CliIo = { argv: [], env: {}, stdout: process.stdout, stderr: process.stderr };
-  const globals: GlobalOptions = { json: false, color: false, quiet: false, verbose: false };
+  const globals: GlobalOptions = { json: false, color: false, quiet: false, verbose: false, layout: 'user' };
   const inv: Invocation = {
     io,
     globals: () => globals,
@@ -55,6 +44,7 @@ export async function runCli(io: CliIo): Promise<number> {
     color: true,
     quiet: false,
     verbose: false,
+    layout: 'user',
   };
   let result: CommandResult | undefined;
   let commandName = 'appimage-keeper';
@@ -85,6 +75,7 @@ export async function runCli(io: CliIo): Promise<number> {
   program.hook('preAction', async (_this, action) => {
     const o = program.opts<{
       configDir?: string;
+      system?: boolean;
       json?: boolean;
       color: boolean;
       quiet?: boolean;
@@ -96,13 +87,18 @@ export async function runCli(io: CliIo): Promise<number> {
       color: o.color,
       quiet: o.quiet === true,
       verbose: o.verbose === true,
+      layout: 'user',
     };
     commandName = action === program ? 'appimage-keeper' : action.name();
-    await assertConfigDir(
-      resolvePaths(io.env, globals.configDir),
-      globals.configDir !== undefined,
-      commandName,
-    );
+    globals.layout = requestedLayout(o.system === true, io.env);
+    const uid = effectiveUid();
+    if (globals.layout === 'system') enterSystemMode(uid);
+    const paths = resolvePaths(io.env, globals.configDir, globals.layout);
+    await assertConfigDir(paths, globals.configDir !== undefined, commandName);
+    await assertRootOnlyConfig(paths, commandName);
+    // --quiet would hide it: keep it for a run that shows warnings.
+    const notice = globals.quiet ? undefined : await rootWithoutSystemNotice(paths, uid, commandName);
+    if (notice) getOutput().warn(notice);
   });
   // Usage errors inside a subcommand's own flags happen before preAction: name the command anyway.
   program.hook('preSubcommand', (_this, sub) => {

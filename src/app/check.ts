@@ -1,7 +1,7 @@
 import type { AppEntry } from '../config/workspace.js';
 import { LIMITS, type Run } from './run.js';
 import { mapPool } from './pool.js';
-import { interruptedOutcome, outcomeFor, removedReason, type AppOutcome } from './outcome.js';
+import { outcomeFor, removedReason, stoppedOutcome, type AppOutcome } from './outcome.js';
 import { AppClock } from './app-clock.js';
 import { cooldownStep } from './cooldown-step.js';
 import { resolveStep } from './resolve-step.js';
@@ -25,18 +25,22 @@ export async function checkApps(
       return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(entry.error) };
     }
     const settings = entry.settings;
-    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', installedVersion), reason: 'ignored' };
+    if (settings.ignore)
+      return { ...outcomeFor(entry.name, 'skipped', installedVersion), skip: 'ignored', reason: 'ignored' };
     if (run.store.app(entry.name)?.removedAt && !named.includes(entry.name)) {
       return {
         ...outcomeFor(entry.name, 'skipped', installedVersion),
+        skip: 'removed',
         reason: removedReason(entry.name),
       };
     }
-    if (run.signal.aborted) return interruptedOutcome(entry.name, installedVersion, undefined);
+    if (run.signal.aborted)
+      return stoppedOutcome(run.offline.offline, entry.name, installedVersion, undefined);
     const clock = new AppClock(run, settings);
     const step = await clock.phase((r) => resolveStep(settings, r, { ignoreWindows: opts.force }));
-    if (step.kind === 'failed' && run.signal.aborted) {
-      return interruptedOutcome(entry.name, installedVersion, undefined);
+    // Decided before anything is recorded: an offline machine leaves no failure in state.
+    if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
+      return stoppedOutcome(run.offline.offline, entry.name, installedVersion, undefined);
     }
     if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     const strategy = settings.strategy.strategy;

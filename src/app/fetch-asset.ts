@@ -4,9 +4,11 @@ import { KeeperError } from '../core/errors.js';
 import { blockmapDownload, readLocalBlockMap, type BlockMap } from '../transfer/blockmap/index.js';
 import type { ByteTap, DownloadResult } from '../transfer/download/index.js';
 import { zsyncDownload } from '../transfer/zsync/index.js';
+import type { HttpSettings } from '../http/settings.js';
 import type { Resolution } from '../sources/types.js';
 import { downloadResolution } from './download-resolution.js';
 import { tempPrefix } from '../install/naming.js';
+import type { ReleaseRun } from './app-run.js';
 import type { Run } from './run.js';
 
 /** A fetched asset in a temp file inside storage_dir, with how it was fetched. */
@@ -40,35 +42,44 @@ export function zsyncControlUrl(settings: AppSettings, resolution: Resolution): 
 /** What a delta attempt left behind: the finished asset, or the bytes a failed attempt spent. */
 type DeltaAttempt = { asset: FetchedAsset } | { spent: number };
 
+/** One asset fetch of one app: the app's run, the installed file to reuse blocks of, and its tallies. */
+interface AssetFetch {
+  app: ReleaseRun;
+  seedFile: string;
+  /** Records a warning in the result and emits it. */
+  warn: (code: string, message: string) => void;
+  count: ByteTally;
+}
+
 /**
  * Fetches the asset: a delta update against the installed file when `delta` allows one (a .zsync
  * file first, else the block maps both files carry; any failure falls back to a full download,
  * with a warning), else a plain or segmented download, which feeds `tap` the bytes.
  */
 export async function fetchAsset(
-  settings: AppSettings,
-  resolution: Resolution,
+  app: ReleaseRun,
   seedFile: string | undefined,
-  run: Run,
   tap?: ByteTap,
 ): Promise<FetchedAsset> {
+  const { settings, release: resolution } = app;
   const warnings: string[] = [];
-  const count = byteTally(run, settings.name);
+  const count = byteTally(app.run, settings.name);
   const warn = (code: string, message: string): void => {
     warnings.push(message);
-    run.ctx.emit({ type: 'warning', app: settings.name, code, message });
+    app.ctx.emit({ type: 'warning', app: settings.name, code, message });
   };
   // Bytes a failed delta attempt transferred: the report counts them on top of the full download.
   let spent = 0;
   if (seedFile && settings.delta !== 'off') {
+    const job: AssetFetch = { app, seedFile, warn, count };
     const control = zsyncControlUrl(settings, resolution);
     // A block map describes the AppImage it ends; an archive around it has none of its own.
     const archive = resolution.assetName.toLowerCase().endsWith('.zip');
     const seedMap =
       control || archive || settings.delta === 'zsync' ? undefined : await readLocalBlockMap(seedFile);
     let attempt: DeltaAttempt | undefined;
-    if (control) attempt = await tryZsync(settings, resolution, control, seedFile, run, warn, count);
-    else if (seedMap) attempt = await tryBlockmap(settings, resolution, seedFile, seedMap, run, warn, count);
+    if (control) attempt = await tryZsync(job, control);
+    else if (seedMap) attempt = await tryBlockmap(job, seedMap);
     else if (settings.delta === 'blockmap')
       warn(
         'BLOCKMAP_NONE_LOCAL',
@@ -83,25 +94,21 @@ export async function fetchAsset(
     spent = attempt?.spent ?? 0;
   }
   count.restart();
-  return fullDownload(settings, resolution, run, spent, warnings, tap, count);
+  return fullDownload(app, { spent, warnings, tap, count });
 }
 
 async function fullDownload(
-  settings: AppSettings,
-  resolution: Resolution,
-  run: Run,
-  spent: number,
-  warnings: string[],
-  tap: ByteTap | undefined,
-  count: ByteTally,
+  app: ReleaseRun,
+  job: { spent: number; warnings: string[]; tap: ByteTap | undefined; count: ByteTally },
 ): Promise<FetchedAsset> {
-  const result: DownloadResult = await run.downloadLimiter(resolution.url, () =>
-    downloadResolution(settings, resolution, run.ctx, {
+  const { settings, release: resolution } = app;
+  const result: DownloadResult = await app.run.downloadLimiter(resolution.url, () =>
+    downloadResolution(settings, resolution, app.ctx, {
       destDir: settings.storage_dir,
       tempPrefix: tempPrefix(settings.name),
-      tap,
-      signal: run.signal,
-      onReceived: count,
+      tap: job.tap,
+      signal: app.signal,
+      onReceived: job.count,
     }),
   );
   return {
@@ -110,65 +117,70 @@ async function fullDownload(
     sha256: result.sha256,
     method: result.segmented ? 'segmented' : 'plain',
     connections: result.connections,
-    bytesDownloaded: result.size + spent,
+    bytesDownloaded: result.size + job.spent,
     bytesReused: 0,
-    warnings,
+    warnings: job.warnings,
   };
 }
 
 /** Emits the progress events of a delta attempt around `work`; a failure becomes a warning. */
 async function deltaAttempt(
-  settings: AppSettings,
-  resolution: Resolution,
+  job: AssetFetch,
   url: string,
-  label: string,
-  run: Run,
-  warn: (code: string, message: string) => void,
-  count: ByteTally,
+  label: 'zsync' | 'blockmap',
   work: (onProgress: (fetched: number, total: number) => void) => Promise<FetchedAsset>,
 ): Promise<DeltaAttempt> {
-  const { ctx } = run;
-  ctx.emit({ type: 'download:start', app: settings.name, url, total: resolution.size, segmented: false });
+  const { ctx, settings, release } = job.app;
+  ctx.emit({ type: 'download:start', app: settings.name, url, total: release.size, segmented: false });
   try {
     const asset = await work((fetched, total) => {
-      count(fetched);
+      job.count(fetched);
       ctx.emit({ type: 'download:progress', app: settings.name, received: fetched, total });
     });
     ctx.emit({ type: 'download:end', app: settings.name, bytes: asset.bytesDownloaded });
     return { asset };
   } catch (err) {
-    if (run.signal.aborted) throw err;
+    if (job.app.signal.aborted) throw err;
     const spent = fetchedBeforeFailure(err);
     // Close the delta attempt's progress bar before the full download opens its own.
     ctx.emit({ type: 'download:end', app: settings.name, bytes: spent });
     const why = err instanceof KeeperError ? `${err.code}: ${err.message}` : String(err);
-    warn(`${label.toUpperCase()}_FALLBACK`, `${label} failed (${why}); fell back to a full download`);
+    job.warn(`${label.toUpperCase()}_FALLBACK`, `${label} failed (${why}); fell back to a full download`);
     return { spent };
   }
 }
 
-function tryZsync(
-  settings: AppSettings,
-  resolution: Resolution,
-  control: string,
-  seedFile: string,
-  run: Run,
-  warn: (code: string, message: string) => void,
-  count: ByteTally,
-): Promise<DeltaAttempt> {
-  return deltaAttempt(settings, resolution, control, 'zsync', run, warn, count, async (onProgress) => {
+/** What both delta transfers are given: the HTTP settings, where to write, the bounds, and the app's signal. */
+function deltaLimits(app: ReleaseRun): {
+  http: HttpSettings;
+  destDir: string;
+  tempPrefix: string;
+  stallTimeoutMs: number;
+  minBytesPerSec: number;
+  expectedSize: number | undefined;
+  maxBytes: number;
+  signal: AbortSignal;
+} {
+  const { settings } = app;
+  return {
+    http: app.ctx.http,
+    destDir: settings.storage_dir,
+    tempPrefix: tempPrefix(settings.name),
+    stallTimeoutMs: settings.stall_timeout * 1000,
+    minBytesPerSec: settings.min_rate,
+    // A stale or hostile control file or block map is refused before anything is written.
+    expectedSize: app.release.size,
+    maxBytes: settings.max_asset_size,
+    signal: app.signal,
+  };
+}
+
+function tryZsync(job: AssetFetch, control: string): Promise<DeltaAttempt> {
+  return deltaAttempt(job, control, 'zsync', async (onProgress) => {
     const z = await zsyncDownload({
+      ...deltaLimits(job.app),
       controlUrl: control,
-      http: run.ctx.http,
-      seedPath: seedFile,
-      destDir: settings.storage_dir,
-      tempPrefix: tempPrefix(settings.name),
-      stallTimeoutMs: settings.stall_timeout * 1000,
-      minBytesPerSec: settings.min_rate,
-      // A stale or hostile control file is refused before anything is written.
-      expectedSize: resolution.size,
-      maxBytes: settings.max_asset_size,
-      signal: run.signal,
+      seedPath: job.seedFile,
       onProgress,
     });
     return {
@@ -183,49 +195,26 @@ function tryZsync(
   });
 }
 
-function tryBlockmap(
-  settings: AppSettings,
-  resolution: Resolution,
-  seedFile: string,
-  seedMap: BlockMap,
-  run: Run,
-  warn: (code: string, message: string) => void,
-  count: ByteTally,
-): Promise<DeltaAttempt> {
-  return deltaAttempt(
-    settings,
-    resolution,
-    resolution.url,
-    'blockmap',
-    run,
-    warn,
-    count,
-    async (onProgress) => {
-      const b = await blockmapDownload({
-        url: resolution.url,
-        http: run.ctx.http,
-        seedPath: seedFile,
-        seedMap,
-        expectedSize: resolution.size,
-        maxBytes: settings.max_asset_size,
-        destDir: settings.storage_dir,
-        tempPrefix: tempPrefix(settings.name),
-        stallTimeoutMs: settings.stall_timeout * 1000,
-        minBytesPerSec: settings.min_rate,
-        signal: run.signal,
-        onProgress,
-      });
-      return {
-        path: b.path,
-        size: b.size,
-        sha256: undefined,
-        method: 'blockmap',
-        bytesDownloaded: b.bytesFetched,
-        bytesReused: b.bytesReused,
-        warnings: [],
-      };
-    },
-  );
+function tryBlockmap(job: AssetFetch, seedMap: BlockMap): Promise<DeltaAttempt> {
+  const url = job.app.release.url;
+  return deltaAttempt(job, url, 'blockmap', async (onProgress) => {
+    const b = await blockmapDownload({
+      ...deltaLimits(job.app),
+      url,
+      seedPath: job.seedFile,
+      seedMap,
+      onProgress,
+    });
+    return {
+      path: b.path,
+      size: b.size,
+      sha256: undefined,
+      method: 'blockmap',
+      bytesDownloaded: b.bytesFetched,
+      bytesReused: b.bytesReused,
+      warnings: [],
+    };
+  });
 }
 
 function fetchedBeforeFailure(err: unknown): number {

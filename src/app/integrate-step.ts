@@ -14,6 +14,7 @@ import {
 } from '../install/launch-fixes.js';
 import { hasApparmorProfile, hostRoot, probeHost } from '../install/launch-host.js';
 import type { IntegrationState, LaunchRecord } from '../state/types.js';
+import type { AppRun } from './app-run.js';
 
 /** `X-AppImage-Version` of the AppImage's desktop entry, read in-process; undefined when absent or unreadable. */
 export async function readEmbeddedVersion(path: string): Promise<string | undefined> {
@@ -36,6 +37,24 @@ export interface IntegrateTarget {
   claims: DesktopClaims;
   /** The run's environment (APPIMAGE_KEEPER_HOST_ROOT for host facts). */
   env: NodeJS.ProcessEnv;
+}
+
+/** The integration target of `app` for the file at `appImagePath`, from the run's paths and claims. */
+export function integrateTarget(
+  app: AppRun,
+  appImagePath: string,
+  symlink: string | undefined,
+): IntegrateTarget {
+  const { ctx } = app;
+  return {
+    appImagePath,
+    symlink,
+    previous: app.state?.integration,
+    dataHome: ctx.paths.dataHome,
+    dataDirs: ctx.paths.dataDirs,
+    claims: app.run.desktopClaims,
+    env: ctx.env,
+  };
 }
 
 /** What the integration step did: the record for state, warnings, and where the entry went. */

@@ -1,7 +1,8 @@
 /**
  * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
  * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
- * `deferred`: the new release is younger than `min_release_age` (see `eligible_at`).
+ * `deferred`: the new release is younger than `min_release_age` (see `eligible_at`). `offline`: the
+ * machine had no network, so the app was not checked; nothing about it changed.
  */
 export type AppStatus =
   | 'updated'
@@ -11,7 +12,11 @@ export type AppStatus =
   | 'rate_limited'
   | 'failed'
   | 'skipped'
-  | 'interrupted';
+  | 'interrupted'
+  | 'offline';
+
+/** Why an app was skipped: `ignore: true`, held after a rollback, removed, or a dry run that would download. */
+export type SkipCode = 'ignored' | 'held' | 'removed' | 'dry_run';
 
 /** Where an app's desktop entry went, or why there is none (JSON `desktop` of update). */
 export interface DesktopOutcome {
@@ -37,8 +42,13 @@ export interface AppOutcome {
   retry_at: string | null;
   /** `deferred`: ISO time the release becomes old enough to install. */
   eligible_at?: string | undefined;
-  /** Why a skipped app was skipped: ignored, held, dry-run; why a deferred one waits. */
+  /**
+   * Why a skipped app was skipped, in words (JSON `reason`; rate-limited and interrupted apps too);
+   * why a deferred one waits.
+   */
   reason?: string | undefined;
+  /** Why a skipped app was skipped, for code to branch on (not in the JSON, which has `reason`). */
+  skip?: SkipCode | undefined;
   warnings: string[];
   /** Bytes transferred for the AppImage (and reused from the old file by a delta update). */
   bytes_downloaded?: number | undefined;
@@ -67,6 +77,7 @@ export interface Summary {
   failed: number;
   skipped: number;
   interrupted: number;
+  offline: number;
 }
 
 /** Counts outcomes by status. */
@@ -80,6 +91,7 @@ export function summarize(outcomes: readonly AppOutcome[]): Summary {
     failed: 0,
     skipped: 0,
     interrupted: 0,
+    offline: 0,
   };
   for (const o of outcomes) s[o.status]++;
   return s;
@@ -115,4 +127,27 @@ export function interruptedOutcome(
     path: path ?? null,
     reason: 'interrupted; the installed version stays as it was',
   };
+}
+
+/** An app a run found offline did not check: its installed file and state stay as they were. */
+export function offlineOutcome(
+  name: string,
+  fromVersion: string | null,
+  path: string | undefined,
+): AppOutcome {
+  return {
+    ...outcomeFor(name, 'offline', fromVersion),
+    path: path ?? null,
+    reason: 'offline; not checked',
+  };
+}
+
+/** The outcome of an app the run's signal stopped: offline when that was the reason, else interrupted. */
+export function stoppedOutcome(
+  offline: boolean,
+  name: string,
+  fromVersion: string | null,
+  path: string | undefined,
+): AppOutcome {
+  return offline ? offlineOutcome(name, fromVersion, path) : interruptedOutcome(name, fromVersion, path);
 }

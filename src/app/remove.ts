@@ -10,6 +10,7 @@ import { deleteManagedFile } from '../install/managed-delete.js';
 import { PREVIOUS_DIR } from '../install/place.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import { removeSymlink } from '../install/symlink.js';
+import { restoreRetired } from '../install/retire.js';
 import type { StateStore } from '../state/store.js';
 import type { AppState } from '../state/types.js';
 
@@ -24,6 +25,10 @@ export interface RemoveOutcome {
   /** Paths left alone because they are not ours. */
   skipped: string[];
   errors: string[];
+  /** Another manager's desktop entry and icons `adopt` had retired, put back where they were. */
+  restored: string[];
+  /** Backups of retired files kept because a file is now at their original place. */
+  retired_kept: string[];
   purged_recipe: string | null;
 }
 
@@ -77,6 +82,8 @@ export async function removeApp(
     missing: [],
     skipped: [],
     errors: [],
+    restored: [],
+    retired_kept: [],
     purged_recipe: null,
   };
   const state = store.app(name);
@@ -105,6 +112,13 @@ export async function removeApp(
     } catch (err) {
       out.errors.push(`desktop integration: ${describeError(err)}`);
     }
+  }
+  if (state?.retired?.length) {
+    const r = await restoreRetired(state.retired);
+    out.restored.push(...r.restored);
+    // A file now at the original place is not replaced: its backup stays where it was kept.
+    out.retired_kept.push(...r.kept);
+    out.errors.push(...r.errors);
   }
   if (out.errors.length > 0) out.status = 'incomplete';
   else if (opts.purge) store.deleteApp(name);

@@ -1,19 +1,21 @@
-import { constants, copyFile, link, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { ensureDirBelow } from '../core/no-follow.js';
-import { integrateStep, type IntegrateTarget } from './integrate-step.js';
 import { deleteManagedFile } from '../install/managed-delete.js';
-import { renderFileName, tempPrefix } from '../install/naming.js';
+import { tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../transfer/download/index.js';
-import { keepForeignFile, previousPath } from '../install/place.js';
+import { linkOrCopy, previousPath } from '../install/place.js';
 import { writeOwnerRecord, type Profile } from '../install/owner-record.js';
-import { placeSymlink } from '../install/symlink.js';
 import { fsyncDir } from '../state/atomic-write.js';
 import type { StateStore } from '../state/store.js';
 import { pathExists } from '../core/path-exists.js';
+import type { InstalledRecord } from '../state/types.js';
+import { appRun } from './app-run.js';
+import { placeAndIntegrate } from './place-and-integrate.js';
+import type { Run } from './run.js';
 
 /** What `rollback` did for one app. */
 export interface RollbackResult {
@@ -29,10 +31,49 @@ export interface RollbackResult {
   warnings: string[];
 }
 
-/** A second name for `from` at `to` (hard link, or a copy across file systems). */
+/** A second name for `from` at `to`, replacing a leftover there. */
 async function stage(from: string, to: string): Promise<void> {
   await rm(to, { force: true });
-  await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+  await linkOrCopy(from, to);
+}
+
+/**
+ * Restores `prev` at `target` and keeps the replaced version at `keepAt`: both files are staged
+ * under temp names first, then renamed into place, so the installed path always holds a complete
+ * AppImage. Only files inside this app's storage_dir are ever deleted, whatever state says.
+ */
+async function swap(s: {
+  storageDir: string;
+  name: string;
+  target: string;
+  keepAt: string;
+  current: InstalledRecord;
+  currentPresent: boolean;
+  prev: InstalledRecord;
+  /** The profile recorded as the restored file's owner. */
+  profile: Profile;
+}): Promise<string> {
+  const { storageDir, target, keepAt, current, currentPresent, prev } = s;
+  await ensureDirBelow(storageDir, dirname(keepAt));
+  const stagedCurrent = await ownedTempPath(dirname(keepAt), tempPrefix(s.name), 'rollback');
+  const stagedRestore = await ownedTempPath(storageDir, tempPrefix(s.name), 'restore');
+  const managed = [storageDir];
+  try {
+    if (currentPresent) await stage(current.file, stagedCurrent);
+    await stage(prev.file, stagedRestore);
+    await rename(stagedRestore, target);
+    await fsyncDir(storageDir);
+    await writeOwnerRecord(target, s.name, prev.sha256, s.profile);
+    if (currentPresent) await rename(stagedCurrent, keepAt);
+    else await deleteManagedFile(prev.file, managed);
+    if (prev.file !== keepAt && prev.file !== target) await deleteManagedFile(prev.file, managed);
+    if (currentPresent && current.file !== target && current.file !== keepAt)
+      await deleteManagedFile(current.file, managed);
+  } finally {
+    await rm(stagedRestore, { force: true });
+    await rm(stagedCurrent, { force: true });
+  }
+  return target;
 }
 
 function nothing(name: string, message: string, hint: string): KeeperError {
@@ -46,14 +87,8 @@ function nothing(name: string, message: string, hint: string): KeeperError {
  * desktop entry and icon are rebuilt from the restored file, and the app is held so `update`
  * leaves it alone until `update --force` or `unhold`. Must run under the lock; the caller saves.
  */
-export async function rollbackApp(
-  settings: AppSettings,
-  store: StateStore,
-  dirs: Pick<IntegrateTarget, 'dataHome' | 'dataDirs' | 'claims'>,
-  now: Date,
-  env: NodeJS.ProcessEnv,
-  profile: Profile,
-): Promise<RollbackResult> {
+export async function rollbackApp(run: Run, settings: AppSettings): Promise<RollbackResult> {
+  const { store } = run;
   const name = settings.name;
   const state = store.app(name);
   const current = state?.installed;
@@ -90,69 +125,38 @@ export async function rollbackApp(
       { hint: 'it was modified after it was kept; nothing was changed' },
     );
   }
-  const warnings: string[] = [];
   const storageDir = settings.storage_dir;
-  const target = join(storageDir, renderFileName(settings.naming_format, name, prev.version));
   const keepAt = previousPath(storageDir, name);
   const currentPresent = await pathExists(current.file);
-  if (!currentPresent)
-    warnings.push(`the installed file ${current.file} was missing; there is no version to roll forward to`);
-
-  // With a versioned naming_format the restore name may hold someone else's file: keep it.
-  const foreignKept = await keepForeignFile(target, current, now, profile);
-  if (foreignKept) warnings.push(`${target} was not installed by appimage-keeper; kept it as ${foreignKept}`);
-
-  await ensureDirBelow(storageDir, dirname(keepAt));
-  const stagedCurrent = await ownedTempPath(dirname(keepAt), tempPrefix(name), 'rollback');
-  const stagedRestore = await ownedTempPath(storageDir, tempPrefix(name), 'restore');
-  // Only files inside this app's storage_dir are ever deleted, whatever state says.
-  const managed = [storageDir];
-  try {
-    if (currentPresent) await stage(current.file, stagedCurrent);
-    await stage(prev.file, stagedRestore);
-    await rename(stagedRestore, target);
-    await fsyncDir(storageDir);
-    await writeOwnerRecord(target, name, prev.sha256, profile);
-    if (currentPresent) await rename(stagedCurrent, keepAt);
-    else await deleteManagedFile(prev.file, managed);
-    if (prev.file !== keepAt && prev.file !== target) await deleteManagedFile(prev.file, managed);
-    if (currentPresent && current.file !== target && current.file !== keepAt)
-      await deleteManagedFile(current.file, managed);
-  } finally {
-    await rm(stagedRestore, { force: true });
-    await rm(stagedCurrent, { force: true });
-  }
-
-  let symlink = state.symlink;
-  if (settings.create_symlinks || symlink) {
-    try {
-      symlink = await placeSymlink({
-        dir: settings.symlink_dir,
+  const missing = currentPresent
+    ? []
+    : [`the installed file ${current.file} was missing; there is no version to roll forward to`];
+  // With a versioned naming_format the restore name may hold someone else's file: the step keeps it.
+  const placed = await placeAndIntegrate(appRun(run, settings, state), {
+    version: prev.version,
+    keepForeign: true,
+    announce: false,
+    move: (target) =>
+      swap({
+        storageDir,
         name,
         target,
-        storageDir,
-        ours: state.symlink,
-      });
-    } catch (err) {
-      warnings.push(err instanceof Error ? err.message : String(err));
-    }
-  }
-  const integ = await integrateStep(settings, {
-    appImagePath: target,
-    symlink,
-    previous: state.integration,
-    ...dirs,
-    env,
+        keepAt,
+        current,
+        currentPresent,
+        prev,
+        profile: run.ctx.paths,
+      }),
   });
-  warnings.push(...integ.warnings);
+  const { file: target, symlink, integration } = placed;
 
   const { integration: _unused, ...restored } = prev;
-  const at = now.toISOString();
+  const at = run.ctx.now().toISOString();
   store.updateApp(name, state.strategy, (s) => ({
     ...s,
     installed: { ...restored, file: target },
     previous: currentPresent ? { ...current, file: keepAt, integration: s.integration } : undefined,
-    integration: integ.record,
+    integration,
     symlink,
     hold: true,
     lastUpdate: at,
@@ -163,9 +167,9 @@ export async function rollbackApp(
     to_version: prev.version,
     path: target,
     previous_path: currentPresent ? keepAt : null,
-    desktop_entry: integ.record?.desktopFile ?? null,
+    desktop_entry: integration?.desktopFile ?? null,
     held: true,
-    warnings,
+    warnings: [...missing, ...placed.warnings],
   };
 }
 

@@ -3,6 +3,7 @@ import type { Context } from '../core/context.js';
 import { createHostLimiter, type HostLimiter } from '../transfer/download/index.js';
 import { DesktopClaims } from '../install/desktop-claims.js';
 import type { StateStore } from '../state/store.js';
+import { OfflineWatch } from './offline.js';
 
 /** Per-run limits; documented in docs/architecture.md ("The walk of `update`"). */
 export const LIMITS = {
@@ -25,7 +26,10 @@ export interface Run {
   memo: Map<string, Promise<unknown>>;
   resolveLimiter: HostLimiter;
   downloadLimiter: HostLimiter;
+  /** Aborted by Ctrl-C/SIGTERM, or when the run finds the machine offline (see `offline`). */
   signal: AbortSignal;
+  /** Decides, on the first no-network failure, whether the whole machine is offline. */
+  offline: OfflineWatch;
   /** Desktop ids and icon names taken by the apps of this run (and recorded in state). */
   desktopClaims: DesktopClaims;
   /** Body bytes each app's downloads received in this run, failed and interrupted attempts included. */
@@ -33,7 +37,13 @@ export interface Run {
 }
 
 /** Creates the shared run state. */
-export function createRun(ctx: Context, ws: Workspace, store: StateStore, signal: AbortSignal): Run {
+export function createRun(
+  ctx: Context,
+  ws: Workspace,
+  store: StateStore,
+  signal: AbortSignal,
+  offline: OfflineWatch = new OfflineWatch(),
+): Run {
   return {
     ctx,
     ws,
@@ -41,7 +51,9 @@ export function createRun(ctx: Context, ws: Workspace, store: StateStore, signal
     memo: new Map(),
     resolveLimiter: createHostLimiter(LIMITS.resolvePerHost),
     downloadLimiter: createHostLimiter(LIMITS.downloadPerHost),
-    signal,
+    // Offline stops every request still waiting, as an interruption does (its reason exits 75).
+    signal: AbortSignal.any([signal, offline.signal]),
+    offline,
     desktopClaims: DesktopClaims.fromState(store.snapshot().apps),
     bytesByApp: new Map(),
   };

@@ -2,9 +2,9 @@ import { readEmbeddedSignature } from '../appimage/embedded-signature.js';
 import { verifyEmbeddedSignature, type TrustedKey } from '../appimage/signature-verify.js';
 import type { ZeroedDigest } from '../appimage/zeroed-digest.js';
 import type { AppSettings } from '../config/types.js';
-import type { Context } from '../core/context.js';
 import { KeeperError } from '../core/errors.js';
-import type { AppState, SignatureState } from '../state/types.js';
+import type { SignatureState } from '../state/types.js';
+import type { AppRun } from './app-run.js';
 
 /** What the signature stage decided for a downloaded AppImage. */
 export interface SignatureStepResult {
@@ -29,14 +29,13 @@ function trustedKey(settings: AppSettings, pinned: SignatureState | undefined): 
  * `signedDigest`, when the download computed it, saves reading the file again.
  */
 export async function signatureStep(
-  settings: AppSettings,
+  app: AppRun,
   file: string,
   version: string,
-  current: AppState | undefined,
-  ctx: Context,
   signedDigest?: ZeroedDigest,
 ): Promise<SignatureStepResult> {
-  const pinned = current?.signature;
+  const { settings, ctx } = app;
+  const pinned = app.state?.signature;
   if (settings.signature === 'off') return { state: pinned, warnings: [] };
   const trusted = trustedKey(settings, pinned);
   const embedded = await readEmbeddedSignature(file);

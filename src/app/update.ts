@@ -3,13 +3,15 @@ import { toKeeperError } from '../core/errors.js';
 import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
-import { installApp, linkAndIntegrate } from './install-app.js';
+import { appRun, releaseRun } from './app-run.js';
+import { installApp } from './install-app.js';
+import { linkAndIntegrate } from './place-and-integrate.js';
 import type { DesktopPlacement } from '../install/desktop-integration.js';
-import { refreshLaunchFixes } from './integrate-step.js';
+import { integrateTarget, refreshLaunchFixes } from './integrate-step.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import {
-  interruptedOutcome,
   outcomeFor,
+  stoppedOutcome,
   removedReason,
   type AppOutcome,
   type DesktopOutcome,
@@ -21,6 +23,12 @@ import { recoverInstall } from './recover-install.js';
 import { clearIntent } from '../state/intent.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
+import type { LockFile } from '../config/lock-file.js';
+import { lockedSettings, lockedStep, lockMismatch } from './locked-step.js';
+
+function stopped(run: Run, name: string, from: string | null, path: string | undefined): AppOutcome {
+  return stoppedOutcome(run.offline.offline, name, from, path);
+}
 
 /** The outcome's view of where the desktop entry went. */
 function desktopOutcome(p: DesktopPlacement): DesktopOutcome {
@@ -39,6 +47,8 @@ export interface UpdateOptions {
   dryRun: boolean;
   /** Apps named on the command line: a removed app is installed again only when named. */
   named?: readonly string[] | undefined;
+  /** `--locked`: install exactly these entries; no release lookup, no cooldown. */
+  locked?: LockFile | undefined;
 }
 
 /**
@@ -62,30 +72,35 @@ export async function updateApps(
     const state = run.store.app(entry.name);
     const fromVersion = state?.installed?.version ?? null;
     if (!entry.ok) return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(entry.error) };
-    const settings = entry.settings;
-    if (settings.ignore) return { ...outcomeFor(entry.name, 'skipped', fromVersion), reason: 'ignored' };
+    const lockEntry = opts.locked?.apps[entry.name];
+    const settings = lockEntry ? lockedSettings(entry.settings, lockEntry) : entry.settings;
+    if (settings.ignore)
+      return { ...outcomeFor(entry.name, 'skipped', fromVersion), skip: 'ignored', reason: 'ignored' };
     if (state?.hold && !opts.force) {
       return {
         ...outcomeFor(entry.name, 'skipped', fromVersion),
         path: state.installed?.file ?? null,
+        skip: 'held',
         reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
       };
     }
     if (state?.removedAt && !opts.named?.includes(entry.name)) {
       return {
         ...outcomeFor(entry.name, 'skipped', fromVersion),
+        skip: 'removed',
         reason: removedReason(entry.name),
       };
     }
-    if (run.signal.aborted) return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
+    if (run.signal.aborted) return stopped(run, entry.name, fromVersion, state?.installed?.file);
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
     const clock = new AppClock(run, settings);
-    const step = await clock.phase((r) =>
-      resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }),
-    );
-    if (step.kind === 'failed' && run.signal.aborted) {
-      return interruptedOutcome(entry.name, fromVersion, state?.installed?.file);
+    const step = opts.locked
+      ? await lockedStep(entry.name, lockEntry, state)
+      : await clock.phase((r) => resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }));
+    // Decided before anything is recorded: an offline machine leaves no failure in state.
+    if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
+      return stopped(run, entry.name, fromVersion, state?.installed?.file);
     }
     if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
     if (step.kind === 'rate_limited') {
@@ -106,8 +121,10 @@ export async function updateApps(
       url: r.url,
       ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
-    // --force takes a release the cooldown holds back, as it takes a held app.
-    const deferral = step.needsUpdate && !opts.force ? cooldownStep(run, settings, r) : undefined;
+    // --force takes a release the cooldown holds back, as it takes a held app; a locked release
+    // went through the cooldown when it was locked.
+    const deferral =
+      step.needsUpdate && !opts.force && !opts.locked ? cooldownStep(run, settings, r) : undefined;
     if (deferral) {
       if (!opts.dryRun) {
         recordSeen(run.store, entry.name, strategy, now, { version: r.version, identity: r.identity });
@@ -127,15 +144,10 @@ export async function updateApps(
       if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
       recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
       const refreshed = state?.installed
-        ? await refreshLaunchFixes(settings, {
-            appImagePath: state.installed.file,
-            symlink: state.symlink,
-            previous: state.integration,
-            dataHome: run.ctx.paths.dataHome,
-            dataDirs: run.ctx.paths.dataDirs,
-            claims: run.desktopClaims,
-            env: run.ctx.env,
-          })
+        ? await refreshLaunchFixes(
+            settings,
+            integrateTarget(appRun(run, settings, state), state.installed.file, state.symlink),
+          )
         : undefined;
       if (refreshed) {
         run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
@@ -149,10 +161,17 @@ export async function updateApps(
       };
     }
     if (opts.dryRun) {
-      return { ...base, status: 'skipped', reason: `dry run: would download (${step.reason})` };
+      return {
+        ...base,
+        status: 'skipped',
+        skip: 'dry_run',
+        reason: `dry run: would download (${step.reason})`,
+      };
     }
     try {
-      const result = await downloads(() => clock.phase((timed) => installApp(settings, r, state, timed)));
+      const result = await downloads(() =>
+        clock.phase((timed) => installApp(releaseRun(timed, settings, state, r))),
+      );
       const done = run.ctx.now().toISOString();
       run.store.updateApp(entry.name, strategy, (s) => ({
         ...s,
@@ -196,10 +215,14 @@ export async function updateApps(
       // What the failed or interrupted transfer really cost is counted too.
       const spent = run.bytesByApp.get(entry.name);
       const bytes = spent ? { bytes_downloaded: spent } : {};
-      if (run.signal.aborted) {
-        return { ...interruptedOutcome(entry.name, fromVersion, state?.installed?.file), ...bytes };
+      if (run.offline.noteFailure(err) || run.signal.aborted) {
+        return { ...stopped(run, entry.name, fromVersion, state?.installed?.file), ...bytes };
       }
-      const e = toKeeperError(err);
+      const failure = toKeeperError(err);
+      const e =
+        lockEntry && (failure.code === 'VERIFY_DIGEST' || failure.code === 'VERIFY_SIZE')
+          ? lockMismatch(entry.name, lockEntry, failure)
+          : failure;
       recordFailure(run.store, entry.name, strategy, now, e);
       return {
         ...base,
@@ -230,7 +253,7 @@ async function recoverInterrupted(run: Run, entries: readonly AppEntry[]): Promi
     const state = run.store.app(entry.name);
     const file = state?.installed?.file;
     if (!file) continue;
-    const linked = await linkAndIntegrate(settings, file, state, run);
+    const linked = await linkAndIntegrate(appRun(run, settings, state), file);
     run.store.updateApp(entry.name, strategy, (s) => ({
       ...s,
       symlink: linked.symlink,

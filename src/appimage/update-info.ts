@@ -50,6 +50,8 @@ export async function readUpdateInfoText(path: string, type: 1 | 2): Promise<str
         cause: err,
       },
     );
+  } finally {
+    await fh.close();
   }
 }
 

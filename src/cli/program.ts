@@ -3,9 +3,9 @@ import { VERSION } from '../core/version.js';
 import { COMMANDS } from '../commands/index.js';
 import { versionResult } from '../commands/version.js';
 import { guardTerminal } from '../render/terminal-text.js';
-import type { Invocation } from '../main.js';
-import type { AnyCommandSpec, Example, FlagSpec } from './command-spec.js';
-import { describeCli, type CliModel } from './cli-model.js';
+import type { Invocation } from './invocation.js';
+import type { AnyCommandSpec, Example, FlagSpec } from '../commands/command-spec.js';
+import { describeCli, type CliModel } from '../commands/cli-model.js';
 import { createContext } from './runtime.js';
 import { attachRootAction } from './root-action.js';
 
@@ -15,6 +15,10 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     flags: '--config-dir <dir>',
     description: 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)',
     values: 'dirs',
+  },
+  {
+    flags: '--system',
+    description: 'manage the apps of every user in /opt, /usr/local and /etc (root only)',
   },
   { flags: '--json', description: 'print one JSON document on stdout' },
   { flags: '--no-color', description: 'disable colours' },

@@ -1,8 +1,8 @@
 import type { Command, CommanderError } from 'commander';
 import { didYouMean } from '../config/did-you-mean.js';
 import { ExitCode } from '../core/errors.js';
-import type { Invocation } from '../main.js';
-import type { CommandResult } from './result.js';
+import type { Invocation } from './invocation.js';
+import type { CommandResult } from '../commands/result.js';
 import { guardTerminal } from '../render/terminal-text.js';
 
 /**

@@ -1,6 +1,7 @@
-import { resolvePaths } from '../config/paths.js';
+import { resolvePaths, type Layout } from '../config/paths.js';
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
+import { createCaStore } from '../http/ca-store.js';
 import { createHttpSettings } from '../http/settings.js';
 
 /** Global options every command receives. */
@@ -10,16 +11,18 @@ export interface GlobalOptions {
   color: boolean;
   quiet: boolean;
   verbose: boolean;
+  /** `system` with --system or APPIMAGE_KEEPER_SYSTEM=1 (checked for root before any command runs). */
+  layout: Layout;
 }
 
 /** Builds the core Context for this process; its network settings are made once here per run. */
 export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit: EventSink): Context {
   return {
     env,
-    paths: resolvePaths(env, opts.configDir),
+    paths: resolvePaths(env, opts.configDir, opts.layout),
     now: () => new Date(),
     arch: process.arch,
     emit,
-    http: createHttpSettings(),
+    http: createHttpSettings({ ca: createCaStore(env) }),
   };
 }

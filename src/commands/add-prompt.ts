@@ -2,7 +2,6 @@
  * `add`'s numbered prompt, on a terminal only (stdin and stderr TTYs, not --json): which of a
  * release's AppImages the recipe should follow. Names come from a forge, so they are escaped.
  */
-import { createInterface } from 'node:readline/promises';
 import type { Output } from '../render/output.js';
 import { termText } from '../render/terminal-text.js';
 
@@ -23,6 +22,8 @@ export function assetPrompt(
     out.stderr.write(
       `the release has ${candidates.length} AppImages for this machine:\n${lines.join('\n')}\n`,
     );
+    // Loaded here: `add`'s module is imported at every start-up, and only this prompt needs it.
+    const { createInterface } = process.getBuiltinModule('node:readline/promises');
     const rl = createInterface({ input: stdin, output: out.stderr });
     try {
       for (let round = 0; round < 3; round++) {

@@ -1,8 +1,8 @@
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 import { updateCommand } from './update.js';

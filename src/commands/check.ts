@@ -1,17 +1,22 @@
 import type { Context } from '../core/context.js';
-import { ExitCode } from '../core/errors.js';
+import { ExitCode, KeeperError } from '../core/errors.js';
+import type { LockFile } from '../config/lock-file.js';
+import type { LockDrift } from '../app/lock-drift.js';
+import { termText } from '../render/terminal-text.js';
 import type { AppOutcome, Summary } from '../app/outcome.js';
 import type { Output } from '../render/output.js';
 import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { runLocked } from './engine-run.js';
+import { offlineLine } from '../render/offline-line.js';
 
 /** Flags of `check`. */
 interface CheckFlags {
   force?: boolean;
   exitCode?: boolean;
+  locked?: boolean;
 }
 
 /** `check [APP...]`: latest versions for every app; downloads nothing. */
@@ -23,21 +28,42 @@ async function checkCommand(
 ): Promise<CommandResult> {
   const { checkApps } = await import('../app/check.js');
   const { summarize } = await import('../app/outcome.js');
-  const { interruptionExitCode } = await import('../cli/lock-scope.js');
+  const { interruptionExitCode } = await import('./lock-scope.js');
   const started = Date.now();
   let interruptedExit: number | undefined;
+  let offline = false;
+  let drift: LockDrift[] | undefined;
   const outcomes = await runLocked(ctx, out, 'check', names, async (run, entries) => {
+    // The lock is read first: a broken one stops the run before a request is sent.
+    const lock = flags.locked ? await requireLock(ctx) : undefined;
     const result = await checkApps(run, entries, names, { force: flags.force === true });
-    await run.store.save();
+    offline = run.offline.offline;
+    if (lock) {
+      const { lockDrift } = await import('../app/lock-drift.js');
+      drift = lockDrift(
+        entries.map((e) => e.name),
+        lock,
+        (n) => run.store.app(n),
+      );
+    }
+    // Offline, state stays as it was: nothing was learnt, and no failure is recorded.
+    if (!offline) await run.store.save();
     interruptedExit = interruptionExitCode(run.signal);
     return result;
   });
   const summary = summarize(outcomes);
-  const lines = outcomes.map((o) => outcomeLine(o, out));
+  // Offline is said once, not once per app.
+  const lines = outcomes.filter((o) => o.status !== 'offline').map((o) => outcomeLine(o, out));
+  if (offline) lines.push(offlineLine());
   const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
+  if (drift) lines.push(...driftLines(drift, out));
   lines.push(hint ?? summaryLine(summary, 'check', [`${((Date.now() - started) / 1000).toFixed(1)}s`]));
+  const drifted = drift?.some((d) => d.status !== 'at_lock') === true;
+  const code = checkExitCode(outcomes, summary, flags.exitCode === true);
   return {
-    exitCode: interruptedExit ?? checkExitCode(outcomes, summary, flags.exitCode === true),
+    exitCode:
+      interruptedExit ??
+      (code === ExitCode.ok && drifted && flags.exitCode ? ExitCode.updatesAvailable : code),
     json: {
       command: 'check',
       apps: outcomes.map((o) => ({
@@ -55,10 +81,36 @@ async function checkCommand(
         ...(o.held ? { held: true } : {}),
       })),
       summary: summaryJson(summary),
+      ...(drift ? { lock: drift } : {}),
       ...(hint ? { hint } : {}),
     },
     human: lines.join('\n'),
   };
+}
+
+/** The lock file `--locked` compares with; LOCK_FILE_MISSING when there is none. */
+async function requireLock(ctx: Context): Promise<LockFile> {
+  const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
+  const file = lockFilePath(ctx.paths.configDir);
+  const lock = await readLockFile(file);
+  if (lock) return lock;
+  throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
+    hint: 'write it with `appimage-keeper lock`',
+  });
+}
+
+/** The drift section: one line per app that is not at its locked release. */
+function driftLines(drift: readonly LockDrift[], out: Output): string[] {
+  const off = drift.filter((d) => d.status !== 'at_lock');
+  if (off.length === 0) return [out.c.dim(`lock: all ${drift.length} apps at their locked release`)];
+  return [
+    'drift from the lock:',
+    ...off.map((d) =>
+      d.status === 'missing'
+        ? `  ${termText(d.name)}: no lock entry`
+        : `  ${termText(d.name)}: installed ${termText(d.installed_version ?? 'nothing')}, locked ${termText(d.locked_version ?? '?')}`,
+    ),
+  ];
 }
 
 /**
@@ -73,8 +125,8 @@ function checkExitCode(outcomes: readonly AppOutcome[], summary: Summary, exitCo
 
 /** The JSON summary: `interrupted` appears only when an app was interrupted. */
 function summaryJson(summary: Summary): Record<string, number> {
-  const { interrupted, ...rest } = summary;
-  return interrupted > 0 ? { ...rest, interrupted } : rest;
+  const { interrupted, offline, ...rest } = summary;
+  return { ...rest, ...(interrupted > 0 ? { interrupted } : {}), ...(offline > 0 ? { offline } : {}) };
 }
 
 /** `check`: the latest version of each app, nothing downloaded. */
@@ -87,6 +139,10 @@ export const check = defineCommand<[string[]], CheckFlags>({
     {
       flags: '--exit-code',
       description: 'exit 10 when an update is available for an app that is not held',
+    },
+    {
+      flags: '--locked',
+      description: 'also report each app against appimage-keeper.lock (drift), apart from upstream',
     },
   ],
   examples: [

@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.js';
-import type { CliModel, CommandModel, FlagModel } from '../cli/cli-model.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CliModel, CommandModel, FlagModel } from './cli-model.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 
 // Every script is generated from the registered commands (cli-model.ts), so a new command or flag is
 // completed without touching this file. bash and zsh share one candidate function written in the

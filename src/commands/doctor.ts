@@ -1,7 +1,7 @@
 import type { Context } from '../core/context.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage } from '../render/terminal-text.js';
 import { countOf } from '../core/plural.js';
 

@@ -1,10 +1,9 @@
-import { createInterface } from 'node:readline/promises';
 import type { Context } from '../core/context.js';
 import { KeeperError, UsageError } from '../core/errors.js';
 import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 
 /** Where `edit` may ask whether to reopen the editor. */
@@ -63,6 +62,8 @@ async function editCommand(ctx: Context, out: Output, name: string, io: EditIo):
     ].join('\n');
     if (!interactive || !io.stdin) return result(1, file, entry.name, entry.error, text, round);
     out.err(text);
+    // Loaded here: every command's module is imported at start-up, and only this question needs it.
+    const { createInterface } = process.getBuiltinModule('node:readline/promises');
     const rl = createInterface({ input: io.stdin, output: out.stderr });
     const answer = (await rl.question('reopen the editor to fix it? [Y/n] ')).trim().toLowerCase();
     rl.close();

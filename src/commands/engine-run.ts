@@ -19,11 +19,14 @@ export async function runLocked<T>(
   const { loadWorkspace, selectApps } = await import('../config/workspace.js');
   const { StateStore } = await import('../state/store.js');
   const { createRun } = await import('../app/run.js');
-  const { withLock } = await import('../cli/lock-scope.js');
+  const { withLock } = await import('./lock-scope.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
+  ctx.http.ca.setCaFile(ws.global.ca_file);
   return withLock(ctx, command, async (signal) => {
-    const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit);
+    const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, {
+      shared: ctx.paths.layout === 'system',
+    });
     store.pruneRateLimits(ctx.now());
     const entries = opts.selectFromState ? [] : selectApps(ws, names);
     const run = createRun(ctx, ws, store, signal);

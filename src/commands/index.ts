@@ -1,4 +1,4 @@
-import type { AnyCommandSpec } from '../cli/command-spec.js';
+import type { AnyCommandSpec } from './command-spec.js';
 import { add } from './add.js';
 import { adopt } from './adopt.js';
 import { check } from './check.js';
@@ -8,6 +8,7 @@ import { edit } from './edit.js';
 import { info } from './info.js';
 import { init } from './init.js';
 import { list } from './list.js';
+import { lock } from './lock.js';
 import { remove } from './remove.js';
 import { rollback } from './rollback.js';
 import { schedule } from './schedule.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly AnyCommandSpec[] = [
   version,
   check,
   update,
+  lock,
   remove,
   schedule,
   doctor,

@@ -1,8 +1,8 @@
 import type { Context } from '../core/context.js';
 import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termPath, termText } from '../render/terminal-text.js';
 
 /** State entries can hold long maps (release assets): the human view stops after this many lines. */

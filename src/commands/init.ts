@@ -2,8 +2,8 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { defineCommand } from '../cli/command-spec.js';
-import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from './command-spec.js';
+import type { CommandResult } from './result.js';
 import { pathExists } from '../core/path-exists.js';
 
 const STRATEGIES = ['forge', 'direct', 'script'] as const;
@@ -72,7 +72,7 @@ async function initCommand(ctx: Context, opts: InitOptions): Promise<CommandResu
   await mkdir(paths.appsDir, { recursive: true });
   const written: string[] = [];
   if (opts.global) {
-    await writeNew(paths.configFile, starterConfig(), force);
+    await writeNew(paths.configFile, starterConfig(paths.fieldDefaults), force);
     written.push(paths.configFile, ...(await writeSchemas(paths.configDir)));
   } else {
     const name = opts.app ?? '';

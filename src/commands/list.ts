@@ -2,8 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { entryExists, pathExists } from '../core/path-exists.js';
 import type { Context } from '../core/context.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { formatBytes, table } from '../render/table.js';
 import { errorJson } from '../render/render-error.js';
 import { provenanceJson, provenanceWord } from '../render/provenance-json.js';
@@ -11,6 +11,7 @@ import { signatureJson } from '../render/signature-json.js';
 import { termPath, termText, tildePath } from '../render/terminal-text.js';
 import { fitTable, type ColumnFit } from '../render/fit-table.js';
 import { truncateEnd } from '../render/display-width.js';
+import { systemApps, systemAppsText } from './list-system.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
   if (!path) return false;
@@ -159,10 +160,14 @@ async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<
       a.path === null ? '-' : showPath(a.path),
     ]);
   }
-  const human = apps.length
+  const own = apps.length
     ? fittedTable(rows, width, c.dim)
     : `no recipes in ${termPath(ctx.paths.appsDir)} (create one with: appimage-keeper init --app NAME --strategy forge)`;
-  return { exitCode: 0, json: { command: 'list', apps }, human };
+  const shared = await systemApps(ctx);
+  const human = shared.length ? `${own}\n\n${systemAppsText(shared, c.bold)}` : own;
+  // Only present when the system has apps: a per-user document is unchanged otherwise.
+  const json = { command: 'list', apps, ...(shared.length ? { system_apps: shared } : {}) };
+  return { exitCode: 0, json, human };
 }
 
 // The table as it fits `width` cells (undefined: as it is), with a note when columns were hidden.

@@ -2,8 +2,8 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import type { RemoveOutcome } from '../app/remove.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 
@@ -71,6 +71,9 @@ async function removeCommand(
     for (const p of o.removed) lines.push(c.dim(`  removed ${termPath(p)}`));
     for (const p of o.missing) lines.push(c.dim(`  already gone: ${termPath(p)}`));
     for (const p of o.skipped) lines.push(c.yellow(`  left alone (not ours): ${termPath(p)}`));
+    for (const p of o.restored) lines.push(c.dim(`  put back ${termPath(p)} (retired by adopt)`));
+    for (const p of o.retired_kept)
+      lines.push(c.yellow(`  kept ${termPath(p)}: a file is now where it was retired from`));
     for (const e of o.errors) lines.push(c.red(`  error: ${termMessage(e)}`));
     if (o.purged_recipe) lines.push(c.dim(`  purged recipe ${termPath(o.purged_recipe)}`));
   }

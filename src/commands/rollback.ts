@@ -2,8 +2,8 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import type { RollbackResult } from '../app/rollback.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
 
@@ -24,14 +24,7 @@ async function rollbackCommand(ctx: Context, out: Output, name: string): Promise
       entry.settings.strategy.strategy,
       managedStorageDirs(run.ws),
     );
-    const r = await rollbackApp(
-      entry.settings,
-      run.store,
-      { dataHome: ctx.paths.dataHome, dataDirs: ctx.paths.dataDirs, claims: run.desktopClaims },
-      ctx.now(),
-      ctx.env,
-      ctx.paths,
-    );
+    const r = await rollbackApp(run, entry.settings);
     await run.store.save();
     return r;
   });

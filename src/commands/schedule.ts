@@ -4,14 +4,16 @@ import type { ScheduleChange, ScheduleStatus } from '../system/schedule/schedule
 import { INTERVAL_SUGGESTIONS } from '../system/schedule/interval.js';
 import type { ProcessFacts } from '../system/self-update/install-kind.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { termMessage, termText } from '../render/terminal-text.js';
 
 /** Flags of `schedule`. */
 interface ScheduleFlags {
   every?: string;
+  /** The timer runs `update --locked`. */
+  locked?: boolean;
 }
 
 const PROGRAM_KIND_TEXT = {
@@ -27,9 +29,12 @@ function changeLines(out: Output, verb: string, change: ScheduleChange): string[
   if (change.applied) {
     lines.push(...change.commands.map((cmd) => c.dim(`ran: ${cmd}`)));
   } else {
+    const system = change.layout === 'system';
     lines.push(
-      c.yellow(`systemctl --user was not run: ${termMessage(change.reason ?? 'unavailable')}.`),
-      'Run these in your desktop session:',
+      c.yellow(
+        `systemctl ${system ? '--system' : '--user'} was not run: ${termMessage(change.reason ?? 'unavailable')}.`,
+      ),
+      system ? 'Run these as root on a machine that runs systemd:' : 'Run these in your desktop session:',
       ...change.commands.map((cmd) => `  ${cmd}`),
     );
   }
@@ -104,11 +109,14 @@ async function scheduleCommand(
   if (flags.every !== undefined && action !== 'install') {
     throw new UsageError('USAGE', '--every only applies to `schedule install`');
   }
+  if (flags.locked && action !== 'install') {
+    throw new UsageError('USAGE', '--locked only applies to `schedule install`');
+  }
   const { installSchedule, removeSchedule, scheduleStatus } = await import('../system/schedule/schedule.js');
-  const { processFacts } = await import('../cli/process-facts.js');
+  const { processFacts } = await import('./process-facts.js');
   const facts: ProcessFacts = processFacts();
   if (action === 'install') {
-    const r = await installSchedule(ctx, { every: flags.every, facts });
+    const r = await installSchedule(ctx, { every: flags.every, facts, locked: flags.locked === true });
     const lines = changeLines(out, 'wrote', r);
     lines.splice(
       r.files.length,
@@ -187,10 +195,15 @@ export const schedule = defineCommand<[string], ScheduleFlags>({
       description: 'daily (default), weekly, hourly, 6h, 30m, or an OnCalendar= expression',
       values: INTERVAL_SUGGESTIONS,
     },
+    {
+      flags: '--locked',
+      description: 'the timer runs `update --locked`: it installs what the lock file pins',
+    },
   ],
   examples: [
     ['appimage-keeper schedule install', 'run update daily'],
     ['appimage-keeper schedule install --every 6h', 'run update every six hours'],
+    ['appimage-keeper schedule install --locked', 'a fleet machine: follow appimage-keeper.lock'],
     ['appimage-keeper schedule status', 'show the timer and the last run'],
   ],
   handler: ({ ctx, output, args: [action], flags }) => scheduleCommand(ctx(), output(), action, flags),

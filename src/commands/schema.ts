@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 
 /** `schema [config|recipe]`: the JSON Schema, for editors and CI checks. */
 async function schemaCommand(kind: string | undefined): Promise<CommandResult> {

@@ -1,8 +1,8 @@
 import type { Context } from '../core/context.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
+import type { CommandResult } from './result.js';
 import type { SearchHit } from '../app/search.js';
-import { defineCommand } from '../cli/command-spec.js';
+import { defineCommand } from './command-spec.js';
 import { table } from '../render/table.js';
 import { truncateEnd } from '../render/display-width.js';
 import { termMessage, termText } from '../render/terminal-text.js';

@@ -4,11 +4,11 @@ import { toKeeperError, UsageError, type KeeperError } from '../core/errors.js';
 import type { EventSink } from '../core/events.js';
 import { REPOSITORY } from '../core/version.js';
 import type { SelfUpdateResult } from '../system/self-update/self-update.js';
-import { defineCommand } from '../cli/command-spec.js';
+import { defineCommand } from './command-spec.js';
 import type { Output } from '../render/output.js';
 import { renderEvent } from '../render/output.js';
 import { errorJson, errorText } from '../render/render-error.js';
-import type { CommandResult } from '../cli/result.js';
+import type { CommandResult } from './result.js';
 import { formatBytes } from '../render/table.js';
 import { termPath, termText } from '../render/terminal-text.js';
 
@@ -27,10 +27,10 @@ export async function runSelfUpdate(
   flags: SelfUpdateFlags,
 ): Promise<{ result?: SelfUpdateResult; error?: KeeperError }> {
   try {
-    const { withLock } = await import('../cli/lock-scope.js');
+    const { withLock } = await import('./lock-scope.js');
     const { selfUpdate } = await import('../system/self-update/self-update.js');
     const { installKindOf } = await import('../system/self-update/install-kind.js');
-    const { processFacts } = await import('../cli/process-facts.js');
+    const { processFacts } = await import('./process-facts.js');
     const result = await withLock(ctx, 'self-update', (signal) =>
       selfUpdate(ctx, ws, {
         install: installKindOf(processFacts()),
@@ -96,6 +96,7 @@ async function selfUpdateCommand(
   const { loadWorkspace } = await import('../config/workspace.js');
   const { createProgressRenderer } = await import('../render/progress.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
+  ctx.http.ca.setCaFile(ws.global.ca_file);
   for (const w of ws.warnings) out.warn(w);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);

@@ -2,14 +2,16 @@ import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
 import { summarize, type AppOutcome } from '../app/outcome.js';
 import type { Workspace } from '../config/workspace.js';
+import type { LockFile } from '../config/lock-file.js';
 import type { Output } from '../render/output.js';
 import { renderEvent } from '../render/output.js';
 import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { formatBytes } from '../render/table.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { runLocked } from './engine-run.js';
+import { offlineLine } from '../render/offline-line.js';
 import { runSelfUpdate, selfUpdateJson, selfUpdateLine } from './self-update.js';
 
 /** Flags of `update`. */
@@ -19,13 +21,15 @@ export interface UpdateFlags {
   showAll?: boolean;
   /** Also update appimage-keeper itself after the apps. */
   self?: boolean;
+  /** Install exactly the lock file's releases. */
+  locked?: boolean;
 }
 
 function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean): boolean {
   if (showAll) return true;
   // A timer run hits rate limits and cooldowns routinely and a later run catches up: --quiet keeps silent.
   if (quiet && (o.status === 'rate_limited' || o.status === 'deferred')) return false;
-  if (dryRun && o.status === 'skipped' && o.reason?.startsWith('dry run')) return true;
+  if (dryRun && o.skip === 'dry_run') return true;
   // An up-to-date app whose desktop entry was adapted to the host still has something to say.
   return (
     o.status === 'updated' ||
@@ -35,6 +39,29 @@ function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean
     o.status === 'interrupted' ||
     o.warnings.length > 0
   );
+}
+
+/** The lock file for `--locked` (LOCK_FILE_MISSING without one) and a warning per entry without a recipe. */
+async function loadLock(
+  ctx: Context,
+  ws: Workspace,
+  names: readonly string[],
+): Promise<{ lock: LockFile; warnings: string[] }> {
+  const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
+  const { KeeperError } = await import('../core/errors.js');
+  const file = lockFilePath(ctx.paths.configDir);
+  const lock = await readLockFile(file);
+  if (!lock) {
+    throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
+      hint: 'write it with `appimage-keeper lock` on the machine that tests the releases, or copy it there',
+    });
+  }
+  const recipes = new Set(ws.apps.map((a) => a.name));
+  const orphans = names.length ? [] : Object.keys(lock.apps).filter((n) => !recipes.has(n));
+  const warnings = orphans.map(
+    (n) => `the lock file has an entry for ${n} but there is no recipe for it; ignored`,
+  );
+  return { lock, warnings };
 }
 
 /** `update [APP...]`: resolve, download, verify and install; the main job. */
@@ -48,7 +75,7 @@ export async function updateCommand(
   const { updateApps } = await import('../app/update.js');
   const { notifyAfterUpdate } = await import('../app/notify.js');
   const { createProgressRenderer } = await import('../render/progress.js');
-  const { interruptionExitCode } = await import('../cli/lock-scope.js');
+  const { interruptionExitCode } = await import('./lock-scope.js');
   const started = Date.now();
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);
@@ -56,16 +83,22 @@ export async function updateCommand(
   let workspace: Workspace | undefined;
   let outcomes: AppOutcome[];
   let interruptedExit: number | undefined;
+  let offline = false;
   try {
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
       workspace = ws;
+      const locked = flags.locked ? await loadLock(ctx, ws, names) : undefined;
+      if (locked) for (const w of locked.warnings) out.warn(w);
       const result = await updateApps(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
         named: names,
+        locked: locked?.lock,
       });
-      if (!flags.dryRun) {
+      offline = run.offline.offline;
+      // Offline, state stays as it was: no last run, no failure records, no rate-limit windows.
+      if (!flags.dryRun && !offline) {
         const summary = summarize(result);
         run.store.setLastRun({
           command: 'update',
@@ -84,9 +117,9 @@ export async function updateCommand(
     progress.stop();
   }
   // After the lock is released: a slow notification daemon must not hold up the next run.
-  if (!flags.dryRun && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
+  if (!flags.dryRun && !offline && workspace) await notifyAfterUpdate(ctx, workspace, outcomes);
   const self =
-    !flags.dryRun && workspace && (flags.self === true || workspace.global.auto_self_update)
+    !flags.dryRun && !offline && workspace && (flags.self === true || workspace.global.auto_self_update)
       ? await runSelfUpdate(ctx, workspace, {})
       : undefined;
   const summary = summarize(outcomes);
@@ -98,6 +131,7 @@ export async function updateCommand(
     .map((o) => outcomeLine(o, out));
   const changed = summary.updated + summary.failed + summary.interrupted > 0;
   const hint = outcomes.length === 0 && names.length === 0 ? noRecipesHint(ctx.paths) : undefined;
+  if (offline) lines.push(offlineLine());
   // --quiet from a timer: nothing at all when nothing changed (a rate limit is not a change).
   if (hint) {
     if (!out.quiet) lines.push(hint);
@@ -109,6 +143,7 @@ export async function updateCommand(
     json: {
       command: 'update',
       dry_run: flags.dryRun === true,
+      ...(flags.locked ? { locked: true } : {}),
       apps: outcomes.map((o) => ({
         name: o.name,
         status: o.status,
@@ -135,6 +170,7 @@ export async function updateCommand(
         skipped: summary.skipped,
         deferred: summary.deferred,
         ...(summary.interrupted > 0 ? { interrupted: summary.interrupted } : {}),
+        ...(summary.offline > 0 ? { offline: summary.offline } : {}),
       },
       bytes_downloaded: bytes,
       seconds: Number(seconds),
@@ -159,11 +195,16 @@ export const update = defineCommand<[string[]], UpdateFlags>({
     { flags: '--dry-run', description: 'show what would be downloaded; write nothing' },
     { flags: '--show-all', description: 'also list apps that are up to date' },
     { flags: '--self', description: 'then update appimage-keeper itself (as `self-update`)' },
+    {
+      flags: '--locked',
+      description: 'install exactly the releases of appimage-keeper.lock (see `lock`); no release lookup',
+    },
   ],
   examples: [
     ['appimage-keeper update', 'update every app that has a new release'],
     ['appimage-keeper update --dry-run obsidian', 'show what would be downloaded'],
     ['appimage-keeper -q update', 'print nothing when nothing changed (for timers)'],
+    ['appimage-keeper update --locked', 'install exactly the bytes the lock file pins'],
   ],
   handler: ({ ctx, output, args: [apps], flags, setSink }) =>
     updateCommand(ctx(), output(), apps, flags, setSink),

@@ -1,8 +1,8 @@
 import type { Context } from '../core/context.js';
 import { ConfigError } from '../core/errors.js';
 import type { Output } from '../render/output.js';
-import type { CommandResult } from '../cli/result.js';
-import { defineCommand } from '../cli/command-spec.js';
+import type { CommandResult } from './result.js';
+import { defineCommand } from './command-spec.js';
 import { noRecipesHint } from '../render/setup-hints.js';
 import { errorJson, messageText } from '../render/render-error.js';
 import { termMessage, termPath, termText } from '../render/terminal-text.js';

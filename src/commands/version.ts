@@ -1,7 +1,7 @@
 import { ExitCode } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import { defineCommand } from '../cli/command-spec.js';
-import type { CommandResult } from '../cli/result.js';
+import { defineCommand } from './command-spec.js';
+import type { CommandResult } from './result.js';
 
 /** What `version` (and a lone `-v`) answers. */
 export function versionResult(): CommandResult {

@@ -3,24 +3,30 @@ import { parseDuration } from './duration.js';
 import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
 import { namingFormatProblems } from './naming-format.js';
 import { urlFieldProblem } from './url-field.js';
-import type { GlobalSettings } from './types.js';
 
 /**
  * The single table of global fields: their schema, default, documentation and branded aliases.
- * The zod schemas, the JSON Schema, `init --global` and docs/configuration.md are all derived from it.
+ * The zod schemas, the JSON Schema, `init --global`, docs/configuration.md and the GlobalSettings
+ * type are all derived from it.
  */
-export interface FieldSpec {
-  key: keyof GlobalSettings;
+export interface FieldSpec<K extends string = string, S extends z.ZodType = z.ZodType, D = unknown> {
+  key: K;
   type: string;
-  default: unknown;
+  /** undefined: the setting is optional (absent unless set). */
+  default: D;
   /** Shown in `init --global` and the configuration reference. */
   description: string;
   aliases: string[];
-  schema: z.ZodType;
+  schema: S;
   /** Fields new in this tool (not in the seed spec) are marked in the docs. */
   extension?: boolean;
   /** Read from config.yml only: it concerns the tool, not an app, so a recipe may not set it. */
   globalOnly?: boolean;
+}
+
+// Keeps each field's key, schema and default type, so GlobalSettings can be inferred from the table.
+function field<const K extends string, S extends z.ZodType, D>(spec: FieldSpec<K, S, D>): FieldSpec<K, S, D> {
+  return spec;
 }
 
 /** A URL field of a config or recipe: checked raw (before trimming could hide a control character). */
@@ -40,7 +46,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 // A base URL, or fp-appimage-updater's per-repository template reduced to its base.
-function forgeUrl(kind: ForgeUrlKind): z.ZodType {
+function forgeUrl(kind: ForgeUrlKind) {
   return httpUrl.transform((value, ctx) => {
     const r = forgeUrlBase(value, kind);
     if ('base' in r) return r.base;
@@ -105,24 +111,24 @@ const provenanceSigner = z
     message: 'must look like owner/repo/.github/workflows/file.yml',
   });
 
-export const GLOBAL_FIELDS: FieldSpec[] = [
-  {
+export const GLOBAL_FIELDS = [
+  field({
     key: 'storage_dir',
     type: 'string (path)',
     default: '~/.local/bin/AppImages',
     description: 'Directory where downloaded AppImage files are stored.',
     aliases: [],
     schema: pathString,
-  },
-  {
+  }),
+  field({
     key: 'symlink_dir',
     type: 'string (path)',
     default: '~/.local/bin',
     description: 'Directory for symlinks to installed AppImages (used when create_symlinks is true).',
     aliases: [],
     schema: pathString,
-  },
-  {
+  }),
+  field({
     key: 'naming_format',
     type: 'string',
     default: '{name}.AppImage',
@@ -130,32 +136,32 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       'File name template in storage_dir: {name} = recipe name (made safe for file names), {version} = resolved version. Without {name}, validate checks that no two apps can produce the same file.',
     aliases: [],
     schema: namingFormat,
-  },
-  {
+  }),
+  field({
     key: 'manage_desktop_files',
     type: 'boolean',
     default: true,
     description: 'Install the AppImage’s .desktop entry and icon under ~/.local/share.',
     aliases: ['integration'],
     schema: z.boolean(),
-  },
-  {
+  }),
+  field({
     key: 'create_symlinks',
     type: 'boolean',
     default: false,
     description: 'Create a symlink <symlink_dir>/<name> to the installed AppImage.',
     aliases: ['create_symlink'],
     schema: z.boolean(),
-  },
-  {
+  }),
+  field({
     key: 'segmented_downloads',
     type: 'boolean',
     default: true,
     description: 'Split downloads into parallel HTTP range requests when the server supports it.',
     aliases: [],
     schema: z.boolean(),
-  },
-  {
+  }),
+  field({
     key: 'delta',
     type: 'string',
     default: 'auto',
@@ -163,48 +169,48 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'show_all',
     type: 'boolean',
     default: false,
     description: '`update` also lists apps that are already up to date.',
     aliases: [],
     schema: z.boolean(),
-  },
-  {
+  }),
+  field({
     key: 'respect_rate_limits',
     type: 'boolean',
     default: true,
     description: 'Skip an app while a provider rate-limit window is open instead of sending requests.',
     aliases: [],
     schema: z.boolean(),
-  },
-  {
+  }),
+  field({
     key: 'hub_proxy',
     type: 'boolean',
     default: true,
     description: 'Retry rate-limited hub API metadata requests through hub_proxy_prefix.',
     aliases: ['github_proxy'],
     schema: z.boolean(),
-  },
-  {
+  }),
+  field({
     key: 'hub_proxy_prefix',
     type: 'string or list of strings',
     default: 'all',
     description: 'Proxy base URL, a list of them (tried in order), or "all" for the built-in list.',
     aliases: ['github_proxy_prefix'],
     schema: proxyPrefix,
-  },
-  {
+  }),
+  field({
     key: 'hub_token',
     type: 'string',
     default: undefined,
     description: 'Hub API token. Prefer the HUB_TOKEN variable or secrets.yml.',
     aliases: ['github_token'],
     schema: z.string().trim().min(1, 'must not be empty'),
-  },
-  {
+  }),
+  field({
     key: 'hub_release_api_url',
     type: 'string (URL)',
     default: undefined,
@@ -212,8 +218,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       'Hub REST API base URL (enterprise instances), or fp’s template ending in /repos/{account}/{repository}/releases/latest.',
     aliases: ['github_release_api_url'],
     schema: forgeUrl('hub-api'),
-  },
-  {
+  }),
+  field({
     key: 'hub_release_web_url',
     type: 'string (URL)',
     default: undefined,
@@ -221,8 +227,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       'Hub web base URL; repositories on its host use the hub API. fp’s template …/{account}/{repository} is read as its base.',
     aliases: ['github_release_web_url'],
     schema: forgeUrl('hub-web'),
-  },
-  {
+  }),
+  field({
     key: 'lab_release_api_url',
     type: 'string (URL)',
     default: undefined,
@@ -230,8 +236,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       'Lab API base URL (self-managed instances), e.g. https://lab.example.com/api/v4, or fp’s template ending in /projects/{project_path}/releases/permalink/latest.',
     aliases: ['gitlab_release_api_url'],
     schema: forgeUrl('lab-api'),
-  },
-  {
+  }),
+  field({
     key: 'lab_release_web_url',
     type: 'string (URL)',
     default: undefined,
@@ -239,8 +245,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       'Lab web base URL; repositories on its host use the lab API. fp’s template …/{repo_path} is read as its base.',
     aliases: ['gitlab_release_web_url'],
     schema: forgeUrl('lab-web'),
-  },
-  {
+  }),
+  field({
     key: 'download_connections',
     type: 'integer (1-16)',
     default: 4,
@@ -248,8 +254,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.number().int('must be a whole number').min(1).max(16),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'stall_timeout',
     type: 'number (seconds)',
     default: 30,
@@ -258,8 +264,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.number().positive().max(3600),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'min_rate',
     type: 'integer (bytes/s)',
     default: 10240,
@@ -268,8 +274,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.number().int('must be a whole number').min(0),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'app_timeout',
     type: 'number (seconds)',
     default: 1800,
@@ -278,8 +284,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.number().positive().max(86400),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'notify',
     type: 'boolean',
     default: false,
@@ -287,8 +293,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.boolean(),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'keep_previous',
     type: 'boolean',
     default: true,
@@ -296,8 +302,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.boolean(),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'max_asset_size',
     type: 'number (bytes)',
     default: 4 * 1024 ** 3,
@@ -310,8 +316,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       .positive()
       .max(2 ** 50),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'provenance',
     type: 'off, warn, require',
     default: 'off',
@@ -319,8 +325,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.enum(['off', 'warn', 'require'], { message: 'must be "off", "warn" or "require"' }),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'provenance_signer',
     type: 'string',
     default: undefined,
@@ -328,8 +334,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: provenanceSigner,
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'release_attestation',
     type: 'auto, require, off',
     default: 'auto',
@@ -337,8 +343,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.enum(['auto', 'require', 'off'], { message: 'must be "auto", "require" or "off"' }),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'signature',
     type: '"off", "tofu" or "require"',
     default: 'tofu',
@@ -347,8 +353,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'min_release_age',
     type: 'duration (e.g. 3d)',
     default: undefined,
@@ -357,8 +363,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: releaseAge,
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'launch_fixes',
     type: 'boolean',
     default: true,
@@ -367,8 +373,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.boolean(),
     extension: true,
-  },
-  {
+  }),
+  field({
     key: 'auto_self_update',
     type: 'boolean',
     default: false,
@@ -376,8 +382,19 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
     aliases: [],
     schema: z.boolean(),
     globalOnly: true,
-  },
-  {
+  }),
+  field({
+    key: 'ca_file',
+    type: 'string (path)',
+    default: undefined,
+    description:
+      'PEM file of extra certificate authorities (a company or private CA) trusted beside node’s roots and the system store (docs/network.md).',
+    aliases: [],
+    schema: pathString,
+    extension: true,
+    globalOnly: true,
+  }),
+  field({
     key: 'catalogues',
     type: 'list of URLs',
     default: undefined,
@@ -391,8 +408,8 @@ export const GLOBAL_FIELDS: FieldSpec[] = [
       .max(32, 'at most 32 catalogues'),
     extension: true,
     globalOnly: true,
-  },
-];
+  }),
+] as const;
 
 /** Default global settings as written by `init --global`, before path expansion. */
 export function defaultGlobalValues(): Record<string, unknown> {

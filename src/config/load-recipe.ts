@@ -10,6 +10,7 @@ import { RECIPE_KEYS, recipeSchema } from './schema.js';
 import { normalizeAliases, zodIssues } from './validate-yaml.js';
 import { readSmallFileSync } from '../core/small-file.js';
 import { readPlainYaml } from './plain-yaml.js';
+import { plainRecipeValues } from './plain-recipe.js';
 import {
   documentlessYamlFile,
   issueAt,
@@ -26,6 +27,7 @@ const REQUIRED_KEYS: string[] = RECIPE_FIELDS.filter((f) => f.required).map((f) 
 const SCHEMA_KEYS = new Set(RECIPE_KEYS);
 
 type RecipeSchema = typeof recipeSchema;
+type SchemaResult = ReturnType<RecipeSchema['safeParse']>;
 
 /** Schemas of the key sets recipes use, so that the fast path validates only the keys a recipe has. */
 const narrowSchemas = new Map<string, RecipeSchema>();
@@ -107,7 +109,7 @@ async function loadPlainRecipe(
       documentlessYamlFile(location.file, text, data),
       location,
       seen,
-      narrowRecipeSchema,
+      parsePlain,
     );
     return issues.length || !values ? undefined : { location, values };
   } catch (err) {
@@ -117,13 +119,21 @@ async function loadPlainRecipe(
   }
 }
 
+// The fast path's schema: hand-written checks of the commonest shape (plain-recipe.ts), else the
+// schema narrowed to the recipe's keys. Both yield what the whole schema does.
+function parsePlain(data: Record<string, unknown>): SchemaResult {
+  const values = plainRecipeValues(data);
+  if (values) return { success: true, data: values };
+  return narrowRecipeSchema(data).safeParse(data);
+}
+
 // Everything loadRecipe checks, on a parsed file: the validated values (undefined when the schema
 // refused them) and every issue found.
 async function checkedValues(
   y: YamlFile,
   location: RecipeLocation,
   seen: { name?: string },
-  schemaFor: (data: Record<string, unknown>) => RecipeSchema = () => recipeSchema,
+  parse: (data: Record<string, unknown>) => SchemaResult = (data) => recipeSchema.safeParse(data),
 ): Promise<{ values: Record<string, unknown> | undefined; issues: ConfigIssue[] }> {
   const data = expectMapping(y);
   if (typeof data.name === 'string' && data.name.trim() !== '' && firstControlChar(data.name) === -1)
@@ -144,7 +154,7 @@ async function checkedValues(
     );
     delete data[key];
   }
-  const parsed = schemaFor(data).safeParse(data);
+  const parsed = parse(data);
   if (!parsed.success) {
     issues.push(
       ...zodIssues(y, parsed.error, {

@@ -1,9 +1,19 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Paths } from '../core/paths.js';
+import type { Layout, Paths } from '../core/paths.js';
 
 // The shape lives in core so Context (core) need not import upward; resolving it is config's job.
-export type { Paths } from '../core/paths.js';
+export type { Layout, Paths } from '../core/paths.js';
+
+/** The FHS folders of `--system` (root only): the one alternative set of defaults to the XDG ones. */
+export const SYSTEM_DIRS = {
+  config: '/etc/appimage-keeper',
+  state: '/var/lib/appimage-keeper',
+  cache: '/var/cache/appimage-keeper',
+  data: '/usr/local/share',
+  storage: '/opt/appimages',
+  symlinks: '/usr/local/bin',
+} as const;
 
 export const TOOL_DIR_NAME = 'appimage-keeper';
 
@@ -14,21 +24,60 @@ function xdg(env: NodeJS.ProcessEnv, name: string, home: string, fallback: strin
   return join(home, fallback);
 }
 
-/** Resolves every path from the environment and an optional --config-dir override. */
-export function resolvePaths(env: NodeJS.ProcessEnv, configDirOverride?: string): Paths {
-  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+// Where each layout keeps its folders before a --config-dir override; the XDG variables only
+// steer the per-user layout (root's environment must not move what every account runs).
+interface LayoutRoots {
+  defaultConfigDir: string;
+  stateRoot: string;
+  cacheDir: string;
+  dataHome: string;
+  dataDirs: string[];
+  fieldDefaults: Paths['fieldDefaults'];
+}
+
+function userRoots(env: NodeJS.ProcessEnv, home: string): LayoutRoots {
   const configHome = xdg(env, 'XDG_CONFIG_HOME', home, '.config');
-  const defaultConfigDir = join(configHome, TOOL_DIR_NAME);
-  const configDir = configDirOverride ? resolve(expandHome(configDirOverride, env)) : defaultConfigDir;
   const stateHome = xdg(env, 'XDG_STATE_HOME', home, join('.local', 'state'));
   const cacheHome = xdg(env, 'XDG_CACHE_HOME', home, '.cache');
-  const dataHome = xdg(env, 'XDG_DATA_HOME', home, join('.local', 'share'));
+  return {
+    defaultConfigDir: join(configHome, TOOL_DIR_NAME),
+    stateRoot: join(stateHome, TOOL_DIR_NAME),
+    cacheDir: join(cacheHome, TOOL_DIR_NAME),
+    dataHome: xdg(env, 'XDG_DATA_HOME', home, join('.local', 'share')),
+    dataDirs: dataDirsOf(env),
+    fieldDefaults: {},
+  };
+}
+
+function systemRoots(): LayoutRoots {
+  return {
+    defaultConfigDir: SYSTEM_DIRS.config,
+    stateRoot: SYSTEM_DIRS.state,
+    cacheDir: SYSTEM_DIRS.cache,
+    dataHome: SYSTEM_DIRS.data,
+    // Our own entries live in /usr/local/share: only /usr/share holds entries of the distribution.
+    dataDirs: ['/usr/share'],
+    fieldDefaults: { storage_dir: SYSTEM_DIRS.storage, symlink_dir: SYSTEM_DIRS.symlinks },
+  };
+}
+
+/** Resolves every path from the environment, an optional --config-dir override and the layout. */
+export function resolvePaths(
+  env: NodeJS.ProcessEnv,
+  configDirOverride?: string,
+  layout: Layout = 'user',
+): Paths {
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  const roots = layout === 'system' ? systemRoots() : userRoots(env, home);
+  const { defaultConfigDir, dataHome } = roots;
+  const configDir = configDirOverride ? resolve(expandHome(configDirOverride, env)) : defaultConfigDir;
   // Two config dirs must never share state or a lock: a non-default one gets its own sub-folder.
   const stateDir =
     configDir === defaultConfigDir
-      ? join(stateHome, TOOL_DIR_NAME)
-      : join(stateHome, TOOL_DIR_NAME, 'profiles', profileKey(configDir));
+      ? roots.stateRoot
+      : join(roots.stateRoot, 'profiles', profileKey(configDir));
   return {
+    layout,
     home,
     configDir,
     configFile: join(configDir, 'config.yml'),
@@ -37,11 +86,12 @@ export function resolvePaths(env: NodeJS.ProcessEnv, configDirOverride?: string)
     stateDir,
     stateFile: join(stateDir, 'state.json'),
     lockFile: join(stateDir, 'lock'),
-    cacheDir: join(cacheHome, TOOL_DIR_NAME),
+    cacheDir: roots.cacheDir,
     dataHome,
-    dataDirs: dataDirsOf(env),
+    dataDirs: roots.dataDirs,
     applicationsDir: join(dataHome, 'applications'),
     iconsDir: join(dataHome, 'icons'),
+    fieldDefaults: roots.fieldDefaults,
   };
 }
 

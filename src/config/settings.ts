@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { defaultGlobalValues } from './fields.js';
 import { hubApiBase, sameApiBase } from './hub-api-base.js';
-import { expandHome } from './paths.js';
+import { expandHome, type Paths } from './paths.js';
 import { resolveScriptPath } from './recipe-checks.js';
 import type { AppSettings, GlobalSettings, StrategyConfig, TokenSource } from './types.js';
 
@@ -13,15 +13,17 @@ function expandPath(value: string, baseDir: string, env: NodeJS.ProcessEnv): str
   return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
 }
 
-/** Global settings: defaults overlaid with config.yml, paths expanded. */
+/** Global settings: defaults (the layout's, then the fields'), overlaid with config.yml, paths expanded. */
 export function effectiveGlobal(
   configValues: Record<string, unknown>,
-  configDir: string,
+  paths: Pick<Paths, 'configDir' | 'fieldDefaults'>,
   env: NodeJS.ProcessEnv,
 ): GlobalSettings {
-  const merged = defaultGlobalValues();
+  const { configDir } = paths;
+  const merged = { ...defaultGlobalValues(), ...paths.fieldDefaults } as Record<string, unknown>;
   for (const [key, value] of Object.entries(configValues)) if (value !== undefined) merged[key] = value;
   for (const key of PATH_FIELDS) merged[key] = expandPath(String(merged[key]), configDir, env);
+  if (typeof merged.ca_file === 'string') merged.ca_file = expandPath(merged.ca_file, configDir, env);
   return merged as unknown as GlobalSettings;
 }
 

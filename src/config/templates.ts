@@ -11,8 +11,11 @@ function yamlLine(key: string, value: unknown): string {
   return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
 }
 
-/** The starter config.yml: every field present with its default and a comment. */
-export function starterConfig(): string {
+/**
+ * The starter config.yml: every field present with its default and a comment; `layoutDefaults`
+ * (the system layout's folders) replace the per-user defaults of the fields they name.
+ */
+export function starterConfig(layoutDefaults: Readonly<Record<string, string>> = {}): string {
   const lines = [
     `# yaml-language-server: $schema=./${CONFIG_SCHEMA_FILE}`,
     '# appimage-keeper global configuration. Every field can be overridden in a recipe.',
@@ -20,11 +23,12 @@ export function starterConfig(): string {
     '',
   ];
   for (const f of GLOBAL_FIELDS) {
+    const value = layoutDefaults[f.key] ?? f.default;
     lines.push(
-      `# ${f.description} (${f.type}${f.default === undefined ? '' : `, default ${JSON.stringify(f.default)}`})`,
+      `# ${f.description} (${f.type}${value === undefined ? '' : `, default ${JSON.stringify(value)}`})`,
     );
     if (f.key === 'hub_token') lines.push('# Discouraged here: prefer HUB_TOKEN or secrets.yml (chmod 600).');
-    lines.push(yamlLine(f.key, f.default), '');
+    lines.push(yamlLine(f.key, value), '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }

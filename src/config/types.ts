@@ -1,96 +1,44 @@
 /**
- * The effective, fully-defaulted settings the rest of the tool works with. The zod schemas in
- * `schema.ts` validate raw YAML into these shapes; `settings.ts` merges global and recipe values.
+ * The effective, fully-defaulted settings the rest of the tool works with. The global settings and
+ * the strategies are inferred from their zod schemas (`fields.ts`, `recipe-fields.ts`), so a field
+ * is declared once; `settings.ts` merges global and recipe values.
  */
+import type * as z from 'zod';
+import type { GLOBAL_FIELDS } from './fields.js';
+import type {
+  directStrategySchema,
+  forgeStrategySchema,
+  scriptStrategySchema,
+  strategySchema,
+} from './recipe-fields.js';
 
-export type CheckMethod = 'etag' | 'last-modified';
+/** A forge release source; `repository` is https://<host>/<owner>/<repo> (lab: nested groups allowed). */
+export type ForgeStrategy = z.output<typeof forgeStrategySchema>;
 
-/** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */
-export type DeltaMethod = 'auto' | 'zsync' | 'blockmap' | 'off';
+/** A plain URL watched with a validator header. */
+export type DirectStrategy = z.output<typeof directStrategySchema>;
 
-export interface ForgeStrategy {
-  strategy: 'forge';
-  /** https://<host>/<owner>/<repo> (lab: nested groups allowed). */
-  repository: string;
-  asset_match?: string | undefined;
-  asset_match_regex?: string | undefined;
-  /** Pattern for the AppImage inside a ZIP asset (also accepted at the recipe's top level). */
-  inner_asset_match?: string | undefined;
-  /** Consider pre-releases too (default false: the forge's "latest" release); `only`: the newest pre-release. */
-  prerelease?: boolean | 'only' | undefined;
-  /** Follow this one literal tag (`continuous`, `nightly`) instead of the latest release. */
-  tag?: string | undefined;
-}
+/** A resolver script; `script_path` is absolute (resolved against the recipe's folder) once loaded. */
+export type ScriptStrategy = z.output<typeof scriptStrategySchema>;
 
-export interface DirectStrategy {
-  strategy: 'direct';
-  url: string;
-  check_method: CheckMethod;
-}
+export type StrategyConfig = z.output<typeof strategySchema>;
 
-export interface ScriptStrategy {
-  strategy: 'script';
-  /** Absolute path (already resolved against the recipe's folder). */
-  script_path: string;
-  /** Seconds before the script is killed (default 120). */
-  timeout?: number | undefined;
-  /** Pass HUB_TOKEN, GITHUB_TOKEN and GH_TOKEN from the environment to the script (default false). */
-  script_env_token?: boolean | undefined;
-}
+export type CheckMethod = DirectStrategy['check_method'];
 
-export type StrategyConfig = ForgeStrategy | DirectStrategy | ScriptStrategy;
-
-/** `all` means every built-in proxy base, in order. */
-export type ProxyPrefix = 'all' | string[];
+type GlobalField = (typeof GLOBAL_FIELDS)[number];
 
 /** Fields of config.yml (spec 2.1), every one overridable per recipe but the config.yml-only ones (FieldSpec.globalOnly). */
-export interface GlobalSettings {
-  storage_dir: string;
-  symlink_dir: string;
-  naming_format: string;
-  manage_desktop_files: boolean;
-  create_symlinks: boolean;
-  segmented_downloads: boolean;
-  delta: DeltaMethod;
-  show_all: boolean;
-  respect_rate_limits: boolean;
-  hub_proxy: boolean;
-  hub_proxy_prefix: ProxyPrefix;
-  hub_token?: string | undefined;
-  hub_release_api_url?: string | undefined;
-  hub_release_web_url?: string | undefined;
-  lab_release_api_url?: string | undefined;
-  lab_release_web_url?: string | undefined;
-  /** Parallel range requests per download (default 4). */
-  download_connections: number;
-  /** Seconds without a byte before a connection is considered stalled (default 30). */
-  stall_timeout: number;
-  /** Bytes per second a download must average over each stall_timeout window (default 10 KiB/s; 0 = off). */
-  min_rate: number;
-  /** Seconds one app's whole update may take (default 1800). */
-  app_timeout: number;
-  /** Send a desktop notification after unattended runs that changed something (default false). */
-  notify: boolean;
-  /** Keep the replaced version for `rollback` (default true). */
-  keep_previous: boolean;
-  max_asset_size: number;
-  /** Build-provenance attestation check before downloading (default off). */
-  provenance: 'off' | 'warn' | 'require';
-  /** `owner/repo/.github/workflows/file.yml` that must have signed; default any workflow of the repository. */
-  provenance_signer?: string | undefined;
-  /** Release attestation check: when the release is immutable (auto), always, or never. */
-  release_attestation: 'auto' | 'require' | 'off';
-  /** Embedded-signature policy (default tofu). */
-  signature: 'off' | 'tofu' | 'require';
-  /** Seconds a release must have been out before it is installed (default none; 0 = none). */
-  min_release_age?: number | undefined;
-  /** Adapt desktop entries to the host so AppImages start (default true; docs/launch-fixes.md). */
-  launch_fixes: boolean;
-  /** `update` also runs `self-update` after the apps (default false). */
-  auto_self_update: boolean;
-  /** Catalogues for `search` and `add NAME` (default: AppImageHub and AM). */
-  catalogues?: (string | { url: string; format: 'appimagehub' | 'am' | 'keeper' })[] | undefined;
-}
+export type GlobalSettings = {
+  [F in GlobalField as undefined extends F['default'] ? never : F['key']]: z.output<F['schema']>;
+} & {
+  [F in GlobalField as undefined extends F['default'] ? F['key'] : never]?: z.output<F['schema']> | undefined;
+};
+
+/** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */
+export type DeltaMethod = GlobalSettings['delta'];
+
+/** `all` means every built-in proxy base, in order. */
+export type ProxyPrefix = GlobalSettings['hub_proxy_prefix'];
 
 /** Where the hub token came from, for doctor and warnings. */
 export type TokenSource =

@@ -36,7 +36,7 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
   const env: NodeJS.ProcessEnv = { ...processEnv };
   const config = await loadConfig(paths);
   const secrets = await loadSecrets(paths);
-  const global = effectiveGlobal(config.values, paths.configDir, env);
+  const global = effectiveGlobal(config.values, paths, env);
   const warnings = [...secrets.warnings];
   const { recipes: locations, skipped } = discoverRecipeFiles(paths.appsDir);
   const apps: AppEntry[] = await Promise.all(

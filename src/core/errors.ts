@@ -12,6 +12,8 @@ export const ExitCode = {
   locked: 3,
   /** `check --exit-code`: an update is available for an app that is not held (as `git diff --exit-code`). */
   updatesAvailable: 10,
+  /** The machine has no network: nothing was checked or changed; try again later (EX_TEMPFAIL). */
+  tempFail: 75,
   /** Ctrl-C (SIGINT) stopped the run: 128 + 2, as shells report it. */
   interrupted: 130,
   /** SIGTERM stopped the run: 128 + 15. */

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+// node:crypto is loaded (process.getBuiltinModule, synchronous) only for the rare name that needs
+// a hash: `list` and `validate` name every app and would otherwise load it at start-up for nothing.
 
 /**
  * Names appimage-keeper reserves for itself. Every file and folder it creates in `storage_dir`
@@ -48,5 +49,8 @@ export function appFileName(name: string): string {
     .replace(/^[^A-Za-z0-9]+/, '')
     .replace(/_+$/, '')
     .slice(0, MAX_APP_NAME_BYTES);
-  return cleaned || `app-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  return (
+    cleaned ||
+    `app-${process.getBuiltinModule('node:crypto').createHash('sha256').update(name).digest('hex').slice(0, 8)}`
+  );
 }

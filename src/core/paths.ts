@@ -1,5 +1,9 @@
+/** `user`: one account's XDG folders (the default); `system`: the FHS folders shared by every account. */
+export type Layout = 'user' | 'system';
+
 /** Directories the tool reads and writes, resolved once per run from the environment. */
 export interface Paths {
+  layout: Layout;
   home: string;
   configDir: string;
   configFile: string;
@@ -14,4 +18,6 @@ export interface Paths {
   dataDirs: string[];
   applicationsDir: string;
   iconsDir: string;
+  /** Defaults of config.yml fields that this layout changes (none for `user`: fields.ts's apply). */
+  fieldDefaults: Partial<Record<'storage_dir' | 'symlink_dir', string>>;
 }

@@ -5,7 +5,15 @@
  */
 import { KeeperError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
-import { discardBody, sendRequest, type TransportResponse } from './transport.js';
+import {
+  discardBody,
+  sendRequest,
+  TransportCode,
+  TransportError,
+  type TransportResponse,
+} from './transport.js';
+import { certificateMessage } from './cert-error.js';
+import { hasDefaultRoute, isNoNetworkError } from './routes.js';
 import { parseBoundedJson } from './json-limits.js';
 import { httpError, type HttpPhase } from './errors.js';
 import { lowerCaseNames } from './headers.js';
@@ -113,7 +121,11 @@ async function sendWithRetries(
       res = await sendRequest(http, url, { method, headers, signal });
     } catch (err) {
       if (signal.aborted) throw abortError(url, options.signal, timeoutMs, phase, err);
-      if (attempt >= retries) {
+      if (err instanceof TransportError && err.code === TransportCode.certificate) {
+        throw httpError('HTTP_CERTIFICATE', phase, url, certificateMessage(url, err.message), { cause: err });
+      }
+      // Without a default route, no retry can succeed: fail now, so an offline run ends at once.
+      if (attempt >= retries || (isNoNetworkError(err) && !hasDefaultRoute())) {
         throw httpError('HTTP_NETWORK', phase, url, `request to ${url} failed: ${errorText(err)}`, {
           cause: err,
         });
@@ -218,7 +230,12 @@ function errorText(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const code = (err as NodeJS.ErrnoException).code;
   const inner = err.cause instanceof Error ? err.cause.message : '';
-  return [err.message, code, inner].filter(Boolean).join(' / ');
+  // The transport's message already carries node's text and code: say each part once.
+  const parts: string[] = [];
+  for (const part of [err.message, code, inner]) {
+    if (part && !parts.some((p) => p.includes(part))) parts.push(part);
+  }
+  return parts.join(' / ');
 }
 
 async function backoff(attempt: number, signal: AbortSignal): Promise<void> {

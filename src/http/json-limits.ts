@@ -25,6 +25,7 @@ export function checkJsonShape(text: string, url: string, limits: JsonLimits = M
 
 /** JSON.parse after the shape check; HTTP_BAD_JSON (naming the URL) when the text is not JSON. */
 export function parseBoundedJson(text: string, url: string, status?: number): unknown {
+  if (looksLikeHtml(text)) throw htmlPageError(url);
   checkJsonShape(text, url);
   try {
     return JSON.parse(text) as unknown;
@@ -32,4 +33,27 @@ export function parseBoundedJson(text: string, url: string, status?: number): un
     const suffix = status === undefined ? '' : ` (HTTP ${status})`;
     throw new KeeperError('HTTP_BAD_JSON', `response from ${url} is not JSON${suffix}`, { cause: err });
   }
+}
+
+/** Whether a body that should be JSON is an HTML page (it starts with a doctype or a tag). */
+export function looksLikeHtml(text: string): boolean {
+  return /^\s*<(!doctype\s+html|html|head|body|!--|meta|title)\b/i.test(text.slice(0, 1024));
+}
+
+/**
+ * HTTP_HTML_PAGE: the one-line error for an HTML page where JSON was expected, naming the host and
+ * the usual causes; the parser's "Unexpected token '<'" would only repeat it.
+ */
+export function htmlPageError(url: string): KeeperError {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Keep the text as given.
+  }
+  return new KeeperError(
+    'HTTP_HTML_PAGE',
+    `got an HTML page from ${host} (a captive portal, a proxy's login page, or a wrong API URL?)`,
+    { details: { url } },
+  );
 }

@@ -4,8 +4,14 @@
  * a later setting (a proxy, a CA store) is one field here and one line where it is read; tests
  * build their own.
  */
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { createCaStore, type CaStore } from './ca-store.js';
+
+// node:http and node:https (with tls, net and crypto behind them) are loaded on the first request:
+// Context is built for every command, and `list` or `validate` never fetch; loading them cost more
+// CPU than reading a hundred recipes. process.getBuiltinModule (Node 20.16+) keeps agentFor
+// synchronous and works in the CommonJS standalone bundle too.
 
 /** What every HTTP request of a run shares. */
 export interface HttpSettings {
@@ -16,6 +22,8 @@ export interface HttpSettings {
   agentFor(target: URL): HttpAgent;
   /** Time to establish a new TCP connection. */
   connectTimeoutMs: number;
+  /** The certificate authorities https connections trust (read on the first TLS connection). */
+  ca: CaStore;
 }
 
 // Per origin: four segments of each of a few parallel downloads plus metadata requests. Requests
@@ -44,15 +52,23 @@ const agentOptions = {
  * they never keep the process alive.
  */
 export function createHttpSettings(
-  overrides: Partial<Pick<HttpSettings, 'connectTimeoutMs'>> = {},
+  overrides: Partial<Pick<HttpSettings, 'connectTimeoutMs' | 'ca'>> = {},
 ): HttpSettings {
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
+  const ca = overrides.ca ?? createCaStore(process.env);
   return {
     agentFor(target: URL): HttpAgent {
-      if (target.protocol === 'https:') return (httpsAgent ??= new HttpsAgent(agentOptions));
-      return (httpAgent ??= new HttpAgent(agentOptions));
+      if (target.protocol === 'https:') {
+        // One TLS context for the run: the CA files are read here, on the first https request.
+        return (httpsAgent ??= new (process.getBuiltinModule('node:https').Agent)({
+          ...agentOptions,
+          secureContext: ca.secureContext(),
+        }));
+      }
+      return (httpAgent ??= new (process.getBuiltinModule('node:http').Agent)(agentOptions));
     },
     connectTimeoutMs: overrides.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ca,
   };
 }

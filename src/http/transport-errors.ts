@@ -4,6 +4,8 @@
  * without knowing anything about node's sockets.
  */
 
+import { isCertificateCode } from './cert-error.js';
+
 /** Failure codes of the transport; socket errors keep node's own `E...` code (ECONNRESET, ...). */
 export const TransportCode = {
   /** No TCP connection within the connect timeout. */
@@ -22,6 +24,8 @@ export const TransportCode = {
   aborted: 'TRANSPORT_ABORTED',
   /** The server sent something that is not HTTP/1.1 (node's HPE_* parser errors). */
   protocol: 'TRANSPORT_PROTOCOL',
+  /** The server's TLS certificate was not accepted (untrusted CA, expired, wrong name). */
+  certificate: 'TRANSPORT_CERTIFICATE',
 } as const;
 
 /** Options of a transport failure. */
@@ -67,6 +71,7 @@ export function fromSocketError(err: unknown, url: string, received?: number): T
   let code: string = TransportCode.closed;
   if (typeof raw === 'string' && /^E[A-Z0-9]+$/.test(raw)) code = raw;
   else if (typeof raw === 'string' && raw.startsWith('HPE_')) code = TransportCode.protocol;
+  else if (isCertificateCode(raw)) code = TransportCode.certificate;
   return new TransportError(code, url, `${text}${typeof raw === 'string' ? ` (${raw})` : ''}`, {
     cause: err,
     received,

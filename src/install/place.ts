@@ -20,6 +20,11 @@ import {
 /** Folder inside storage_dir for the version kept for rollback; hidden so it never looks current. */
 export const PREVIOUS_DIR = '.appimage-keeper-previous';
 
+/** A second name for `from` at `to`: a hard link, or an exclusive copy where links fail (across file systems). */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
+  await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+}
+
 /** Where the kept previous version of an app lives. */
 export function previousPath(storageDir: string, name: string): string {
   return join(storageDir, PREVIOUS_DIR, `${appFileName(name)}.AppImage`);
@@ -44,16 +49,14 @@ export interface ReplacedFile {
 export interface Placed {
   file: string;
   previous: string | undefined;
-  /** A file at the target that we did not install, kept under this name (never deleted). */
-  foreignKept: string | undefined;
 }
 
 /**
  * Puts a verified temp file in place: mode 0755, rename over the target (atomic, so a running copy
  * of the old version keeps its inode), and only then removes the old file when its name differs.
- * A file at the target that is not the one we installed is first given a second name
- * (`<target>.foreign-<time>`), so it is never lost; another profile's current install there is
- * refused (`STORAGE_CLAIMED`) instead. With `keepPrevious`, the old file is linked
+ * A file at the target that is not the one we installed has already been given a second name by
+ * the caller (`foreignKept`, see keepForeignFile), so it is never lost; that step also refuses
+ * another profile's current install there (`STORAGE_CLAIMED`). With `keepPrevious`, the old file is linked
  * (or copied) to a temp name in the previous-version folder and moved into the slot just after the
  * commit, so a kill at any point leaves the slot holding a version state knows about.
  * `beforeCommit` runs after everything is staged and before the committing rename.
@@ -61,20 +64,20 @@ export interface Placed {
 export async function placeAppImage(opts: {
   tempPath: string;
   storageDir: string;
-  fileName: string;
+  target: string;
   name: string;
   old: ReplacedFile | undefined;
+  /** Where a file found at the target was kept (keepForeignFile), undefined when it was ours or free. */
+  foreignKept: string | undefined;
   keepPrevious: boolean;
   managedDirs: readonly string[];
-  now: Date;
   /** The new file's SHA-256, recorded beside it with `profile` as its owner. */
   sha256: string;
   profile: Profile;
   beforeCommit?: (plan: CommitPlan) => Promise<void>;
 }): Promise<Placed> {
-  const target = join(opts.storageDir, opts.fileName);
+  const { target, foreignKept } = opts;
   await chmod(opts.tempPath, 0o755);
-  const foreignKept = await keepForeignFile(target, opts.old, opts.now, opts.profile);
   const old = opts.old;
   // When the old record's own file was replaced behind our back, what sits there is not that version.
   const oldIsOurs = old !== undefined && !(foreignKept && old.file === target);
@@ -91,7 +94,7 @@ export async function placeAppImage(opts: {
     const dir = join(opts.storageDir, PREVIOUS_DIR);
     await ensureDirBelow(opts.storageDir, dir);
     staged = await ownedTempPath(dir, tempPrefix(opts.name), 'previous');
-    await link(old.file, staged).catch(() => copyFile(old.file, staged as string, constants.COPYFILE_EXCL));
+    await linkOrCopy(old.file, staged);
   }
   await opts.beforeCommit?.({ target, previous, staged });
   await rename(opts.tempPath, target);
@@ -102,7 +105,7 @@ export async function placeAppImage(opts: {
   }
   await writeOwnerRecord(target, opts.name, opts.sha256, opts.profile);
   if (old && oldIsOurs && old.file !== target) await deleteManagedFile(old.file, opts.managedDirs);
-  return { file: target, previous, foreignKept };
+  return { file: target, previous };
 }
 
 /** The error for a target that is another profile's current install: it is left alone. */

@@ -102,9 +102,12 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     case 'skipped':
       lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
-      if (o.url && o.reason?.startsWith('dry run')) {
+      if (o.url && o.skip === 'dry_run') {
         lines.push(c.dim(`             ${from ?? '(new)'} → ${to ?? '?'}  ${termPath(o.url)}`));
       }
+      break;
+    case 'offline':
+      lines.push(`${c.yellow('offline')}      ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
       break;
     case 'interrupted':
       lines.push(`${c.yellow('interrupted')}  ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
@@ -134,5 +137,6 @@ export function summaryLine(summary: Summary, command: 'check' | 'update', extra
     `${summary.skipped} skipped`,
   );
   if (summary.interrupted > 0) parts.push(`${summary.interrupted} interrupted`);
+  if (summary.offline > 0) parts.push(`${summary.offline} offline`);
   return [parts.join(', '), ...extra].join(' · ');
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeFailure } from '../core/errors.js';
@@ -49,6 +48,8 @@ async function replaceFile(path: string, data: string | Uint8Array, opts: Atomic
   const dir = dirname(path);
   await ensureDirBelow(opts.root, dir);
   // Hidden and with its own suffix, so menus and loaders never pick up a half-written file.
+  // node:crypto is loaded when a file is written: `list` and `validate` import this module and write nothing.
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await openNewFile(tmp, mode);
   try {

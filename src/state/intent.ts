@@ -5,10 +5,25 @@ import { appFileName } from '../core/file-names.js';
 import { assertNoSymlinkBelow, ensureDirBelow } from '../core/no-follow.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { MAX_STATE_FILE_BYTES, readLocalJson } from './local-json.js';
-import { appStateSchema, releaseAssetSchema, signatureStateSchema } from './schema.js';
-import type { InstalledRecord, ReleaseAssetRecord, SignatureState } from './types.js';
+import { appStateSchema, releaseAssetSchema, signatureStateSchema, type Known } from './schema.js';
 
 const INTENT_DIR = 'pending';
+
+const shape = appStateSchema.shape;
+const intentSchema = z.object({
+  app: z.string(),
+  installed: shape.installed.unwrap(),
+  /** The replaced version's record with its kept path, when it is kept. */
+  previous: shape.installed.unwrap().optional(),
+  /** Temp name the kept version waits under until it is renamed to `previous.file`. */
+  staged: z.string().startsWith('/').optional(),
+  /** The replaced file, deleted after the commit when its name differs from the new one. */
+  oldFile: z.string().startsWith('/').optional(),
+  /** The signature pin after this install (a first signed install sets it), when there is one. */
+  signature: signatureStateSchema.optional(),
+  /** The release assets installed so far with this one (forge), for the replaced-asset guard. */
+  releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
+});
 
 /**
  * What an install is about to commit, written before the rename that puts the new file in place
@@ -16,31 +31,7 @@ const INTENT_DIR = 'pending';
  * it to finish the install (or to discard it when the rename never happened), so the previous
  * version survives a kill at any point.
  */
-export interface InstallIntent {
-  app: string;
-  installed: InstalledRecord;
-  /** The replaced version's record with its kept path, when it is kept. */
-  previous: InstalledRecord | undefined;
-  /** Temp name the kept version waits under until it is renamed to `previous.file`. */
-  staged: string | undefined;
-  /** The replaced file, deleted after the commit when its name differs from the new one. */
-  oldFile: string | undefined;
-  /** The signature pin after this install (a first signed install sets it), when there is one. */
-  signature?: SignatureState | undefined;
-  /** The release assets installed so far with this one (forge), for the replaced-asset guard. */
-  releaseAssets?: Record<string, ReleaseAssetRecord> | undefined;
-}
-
-const shape = appStateSchema.shape;
-const intentSchema = z.object({
-  app: z.string(),
-  installed: shape.installed.unwrap(),
-  previous: shape.installed.unwrap().optional(),
-  staged: z.string().startsWith('/').optional(),
-  oldFile: z.string().startsWith('/').optional(),
-  signature: signatureStateSchema.optional(),
-  releaseAssets: z.record(z.string(), releaseAssetSchema).optional(),
-});
+export type InstallIntent = Known<z.output<typeof intentSchema>>;
 
 /** An app's intent file: its name only ever enters the path through the one file-name rule. */
 export function intentFile(stateDir: string, app: string): string {
@@ -70,7 +61,7 @@ export function readIntent(stateDir: string, app: string): InstallIntent | undef
       previous: d.previous,
       staged: d.staged,
       oldFile: d.oldFile,
-      signature: d.signature as SignatureState | undefined,
+      signature: d.signature,
       releaseAssets: d.releaseAssets,
     };
   } catch {

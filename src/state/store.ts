@@ -9,7 +9,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isStateData(v: unknown): v is StateData {
+/** True when `v` is a state.json document of this schema version. */
+export function isStateData(v: unknown): v is StateData {
   return (
     isObject(v) && v.schema === 1 && isObject(v.apps) && isObject(v.forgeKinds) && isObject(v.rateLimits)
   );
@@ -35,6 +36,7 @@ export class StateStore {
     readonly cacheFile: string,
     private data: StateData,
     private cache: CacheData,
+    private readonly stateMode: number,
   ) {}
 
   /** Loads state and cache; corrupt files are moved aside with a warning, never silently emptied. */
@@ -42,7 +44,14 @@ export class StateStore {
     stateDir: string,
     now: Date,
     emit: EventSink,
-    options: { readOnly?: boolean } = {},
+    options: {
+      readOnly?: boolean;
+      /**
+       * The system layout: state.json is readable by every user (0644) so that their `list` can
+       * show the system's apps; the metadata cache stays root's (0600).
+       */
+      shared?: boolean;
+    } = {},
   ): Promise<StateStore> {
     const stateFile = join(stateDir, 'state.json');
     const cacheFile = join(stateDir, 'cache.json');
@@ -78,6 +87,7 @@ export class StateStore {
       cacheFile,
       state.kind === 'ok' ? state.data : emptyState(),
       cache.kind === 'ok' ? cache.data : { schema: 1, responses: {} },
+      options.shared ? 0o644 : 0o600,
     );
   }
 
@@ -148,7 +158,10 @@ export class StateStore {
   /** Writes state (and the cache when it changed) atomically. */
   async save(): Promise<void> {
     const root = this.stateFileDir();
-    await writeFileAtomic(this.stateFile, `${JSON.stringify(this.data, null, 2)}\n`, { root, mode: 0o600 });
+    await writeFileAtomic(this.stateFile, `${JSON.stringify(this.data, null, 2)}\n`, {
+      root,
+      mode: this.stateMode,
+    });
     if (this.cacheDirty) {
       await writeFileAtomic(this.cacheFile, JSON.stringify(this.cache), { root, mode: 0o600 });
       this.cacheDirty = false;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -152,5 +152,29 @@ void describe('rollback with a versioned file name', () => {
     );
     assert.match(await readFile(restoreAt, 'latin1'), /ELF/);
     assert.deepEqual(await readFile(join(s.storageDir, '.appimage-keeper-previous', 'hello.AppImage')), v110);
+  });
+});
+
+void describe('rollback places the symlink by the rule update uses', () => {
+  let s: SimHome;
+  after(() => s.cleanup());
+
+  // rollback used to (re)create the link whenever state recorded one, even with create_symlinks
+  // turned off and the link removed by the user; the shared place step never recreates it.
+  void test('create_symlinks turned off and the link removed: rollback does not recreate it', async () => {
+    s = await makeSimHome('', 'create_symlinks: true\n');
+    const cli = (...args: string[]) => runInProcess(args, { env: s.h.env });
+    const link = join(s.h.env.HOME ?? '', '.local', 'bin', 'hello');
+    await s.publish('1.0.0');
+    assert.equal((await cli('update')).code, 0);
+    await s.publish('1.1.0');
+    assert.equal((await cli('update')).code, 0);
+    assert.equal(await readlink(link), join(s.storageDir, 'hello.AppImage'));
+    const recipe = join(s.h.appsDir, 'hello', 'hello.yml');
+    await writeFile(recipe, (await readFile(recipe, 'utf8')).replace('create_symlinks: true', ''));
+    await rm(link);
+    const rb = await cli('rollback', 'hello');
+    assert.equal(rb.code, 0, rb.stderr);
+    assert.equal(await lstat(link).catch(() => undefined), undefined, 'no link against the setting');
   });
 });

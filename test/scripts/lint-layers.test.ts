@@ -38,16 +38,24 @@ void describe('lint: the layering of src/', () => {
 
   void it('refuses a type-only import and a dynamic import() from a nested folder', async () => {
     const source = [
-      "import type { CommandResult } from '../../cli/result.js';",
+      "import type { CommandResult } from '../../commands/result.js';",
       'export type R = CommandResult;',
-      "export const load = () => import('../../commands/list.js');",
+      "export const load = () => import('../../cli/program.js');",
       '',
     ].join('\n');
     const r = await lintTemp(`transfer/download/${tag}.ts`, source);
     assert.deepEqual(
       r.messages.map((m) => m.replace(/:.*? may not import (src\/\w+).*/, ' $1')),
-      ['no-restricted-imports src/cli', 'no-restricted-syntax src/commands'],
+      ['no-restricted-imports src/commands', 'no-restricted-syntax src/cli'],
     );
+  });
+
+  void it('refuses a command importing the program that is built from the command list', async () => {
+    // The command contract (command-spec, result, cli-model) sits in src/commands/ itself, so a
+    // command never needs src/cli/ and no command file is excepted.
+    const r = await lintTemp(`commands/${tag}.ts`, "export { buildProgram } from '../cli/program.js';\n");
+    assert.equal(r.errors, 1, r.messages.join('\n'));
+    assert.match(r.messages[0] ?? '', /^no-restricted-imports: .*src\/commands may not import src\/cli:/);
   });
 
   void it('accepts imports that run down the layers and between siblings', async () => {

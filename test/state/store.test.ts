@@ -248,4 +248,50 @@ void describe('state store', () => {
     assert.deepEqual(codes, Array(4).fill('STATE_ENTRY_INVALID'));
     assert.ok(events.some((e) => e.type === 'warning' && /"bad": installed\.file/.test(e.message)));
   });
+  // The signature pin, removal time, attestation record and rate-limit URL were typed by hand next
+  // to a schema that did not check them: a damaged one loaded and reached the code as if valid.
+  // With the types inferred from the schema, they are checked like every other field.
+  void test('a damaged signature pin, removedAt or provenance sets the entry aside; a bad window url is dropped', async () => {
+    const dir = await freshDir();
+    const installed = {
+      version: '1',
+      identity: 'i',
+      file: '/s/a.AppImage',
+      url: 'u',
+      size: 1,
+      sha256: 'a'.repeat(64),
+      installedAt: 'x',
+    };
+    const pin = { fingerprint: 'F'.repeat(40), pinnedBy: 'first-install', pinnedAt: 'x' };
+    const good = {
+      strategy: 'forge',
+      installed: { ...installed, provenance: { digest: 'sha256:a', verifiedAt: 'x' } },
+      signature: pin,
+      removedAt: 'x',
+    };
+    const apps = {
+      good,
+      pin: { strategy: 'forge', installed, signature: { ...pin, fingerprint: 'not-a-key' } },
+      removed: { strategy: 'forge', removedAt: 7 },
+      attested: { strategy: 'forge', installed: { ...installed, provenance: { digest: 1 } } },
+    };
+    await writeFile(
+      join(dir, 'state.json'),
+      JSON.stringify({
+        schema: 1,
+        apps,
+        forgeKinds: {},
+        rateLimits: { 'app:a': { until: 'x', message: 'm', url: 5 }, 'app:b': { until: 'x', message: 'm' } },
+      }),
+    );
+    const { events, emit } = collector();
+    const store = await StateStore.load(dir, NOW, emit);
+    assert.deepEqual(store.appNames(), ['good']);
+    assert.deepEqual(store.app('good'), good);
+    const snap = store.snapshot();
+    assert.deepEqual(Object.keys(snap.setAside ?? {}).sort(), ['attested', 'pin', 'removed']);
+    assert.deepEqual(Object.keys(snap.rateLimits), ['app:b']);
+    assert.equal(events.length, 4);
+    assert.ok(events.some((e) => e.type === 'warning' && /"pin": signature\.fingerprint/.test(e.message)));
+  });
 });

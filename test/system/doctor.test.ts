@@ -53,6 +53,7 @@ const ALL_OK_IDS = [
   'orphans',
   'installed-files',
   'desktop-entries',
+  'foreign-desktop-entries',
   'symlinks',
   'holds',
   'last-run',

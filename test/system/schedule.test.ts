@@ -83,6 +83,8 @@ void describe('timer schedule and unit text', () => {
         parseInterval('6h'),
       );
       assert.match(u.service, /^Type=oneshot$/m);
+      // Another run holding the lock (3) and no network (75) are not failures of the unit.
+      assert.match(u.service, /^SuccessExitStatus=3 75$/m);
       assert.ok(u.service.includes(`Environment="PATH=/usr/bin:${join(dir, '50%% $x')}"\n`), u.service);
       assert.ok(
         u.service.includes(

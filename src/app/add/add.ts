@@ -15,7 +15,12 @@ import { nameFromAsset } from './app-name.js';
 import { isLooseAppImageName, MAX_PROBED, probeAppImage } from './appimage-probe.js';
 import { readCopiedUrl, type CopiedUrl } from './copied-url.js';
 import { canonicalRepository, latestRelease } from './forge-lookup.js';
-import { deriveAssetMatch, globForName, patternFields, type DeriveOptions } from './recipe-from-release.js';
+import {
+  deriveAssetMatch,
+  forgeStrategyBlock,
+  globForName,
+  type DeriveOptions,
+} from './recipe-from-release.js';
 import { recipeText, writeNewRecipe, type RecipeDraft } from './recipe-text.js';
 
 /** How `add` chooses among several AppImages: flags, and the terminal's prompt when there is one. */
@@ -88,7 +93,7 @@ async function confirmLoose(release: ForgeRelease, run: Run, notes: string[]): P
 async function forgeDraft(
   repository: string,
   copied: CopiedUrl,
-  opts: AddOptions,
+  opts: Omit<AddOptions, 'dryRun'>,
   run: Run,
 ): Promise<{ draft: RecipeDraft; release: AddResult['release']; notes: string[] }> {
   const release = await latestRelease(run, repository);
@@ -116,7 +121,7 @@ async function forgeDraft(
     });
   }
   const segments = new URL(repository).pathname.split('/').filter(Boolean);
-  const strategy: Record<string, unknown> = { strategy: 'forge', repository, ...patternFields(derived) };
+  const strategy = forgeStrategyBlock(repository, derived);
   const zsyncAsset = release.assets.some((a) => a.name === `${derived.asset.name}.zsync`);
   const fromAsset = opts.name === undefined ? nameFromAsset(derived.asset.name, release.tag) : undefined;
   return {
@@ -154,27 +159,40 @@ async function directDraft(url: string, override: string | undefined, run: Run):
   return { name: nameFrom(override, stem), strategy: { strategy: 'direct', url, check_method: method } };
 }
 
-/** Makes (and unless `dryRun`, writes and validates) the recipe for `url`. */
-export async function addFromUrl(url: string, opts: AddOptions, ws: Workspace, run: Run): Promise<AddResult> {
+/** A recipe draft (not written) from `url`, as `add` reads it: the one place a source URL is understood. */
+export type UrlDraft = Omit<AddResult, 'text' | 'file'>;
+
+/**
+ * Turns anything `add` accepts (a URL, `owner/repo`, `git@host:owner/repo.git`, a release download
+ * URL) into a recipe draft: a forge repository (its latest release read) or a direct download (one
+ * HEAD request). `adopt --url` uses it too, so both accept the same URLs with the same checks.
+ */
+export async function draftFromUrl(
+  url: string,
+  opts: Omit<AddOptions, 'dryRun'>,
+  run: Run,
+): Promise<UrlDraft> {
   // A URL is checked as typed (credentials, control characters) before anything is derived from it.
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim())) parseHttpUrl(url.trim());
-  const copied = readCopiedUrl(url, ws.global.hub_release_web_url);
+  const copied = readCopiedUrl(url, run.ws.global.hub_release_web_url);
   const u = parseHttpUrl(copied.url);
   const looksLikeFile = copied.download === undefined && /\.(appimage|zip)$/i.test(u.pathname);
-  let result: Omit<AddResult, 'text' | 'file'> | undefined;
   const repository = looksLikeFile ? undefined : canonicalRepository(run, u.href);
   if (repository !== undefined) {
     try {
       const f = await forgeDraft(repository, copied, opts, run);
-      result = { name: f.draft.name, kind: 'forge', recipe: f.draft, release: f.release, notes: f.notes };
+      return { name: f.draft.name, kind: 'forge', recipe: f.draft, release: f.release, notes: f.notes };
     } catch (err) {
       if (!NOT_A_FORGE.has(toKeeperError(err).code)) throw err;
     }
   }
-  if (!result) {
-    const draft = await directDraft(/^https?:\/\//i.test(url.trim()) ? url.trim() : u.href, opts.name, run);
-    result = { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
-  }
+  const draft = await directDraft(/^https?:\/\//i.test(url.trim()) ? url.trim() : u.href, opts.name, run);
+  return { name: draft.name, kind: 'direct', recipe: draft, release: null, notes: [] };
+}
+
+/** Makes (and unless `dryRun`, writes and validates) the recipe for `url`. */
+export async function addFromUrl(url: string, opts: AddOptions, ws: Workspace, run: Run): Promise<AddResult> {
+  const result = await draftFromUrl(url, opts, run);
   const comment = [`added from ${url}`, ...(opts.comment ?? [])];
   const text = recipeText(result.recipe, comment);
   if (opts.dryRun) return { ...result, text, file: null };

@@ -203,3 +203,12 @@ export function patternFields(derived: DerivedMatch): Record<string, string> {
     ...(derived.innerAssetMatch ? { inner_asset_match: derived.innerAssetMatch } : {}),
   };
 }
+
+/** The `strategy` block of a forge recipe for `repository`, with the patterns derived for it. */
+export function forgeStrategyBlock(repository: string, derived: DerivedMatch): Record<string, unknown> {
+  return {
+    strategy: 'forge',
+    repository,
+    ...patternFields(derived),
+  };
+}

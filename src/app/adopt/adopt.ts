@@ -8,19 +8,30 @@ import type { Workspace } from '../../config/workspace.js';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
 import type { Run } from '../run.js';
 import { canonicalRepository, isHubOrLab, latestRelease } from '../add/forge-lookup.js';
+import { draftFromUrl } from '../add/add.js';
+import { effectiveAppSettings } from '../../config/settings.js';
+import { foreignEntriesFor, type ForeignEntry } from '../../install/foreign-entries.js';
+import { managedFiles } from './managed-files.js';
 import { looksLikeAppImageName, managerOf } from './file-names.js';
 import { inspectAppImage } from './inspect.js';
 import { planAdoption, type AdoptPlan } from './plan.js';
 import type { RecipeDraft } from '../add/recipe-text.js';
-import { takeAdoption, type AdoptMode, type AdoptTaken } from './take.js';
+import { adoptTarget, takeAdoption, type AdoptMode, type AdoptTaken } from './take.js';
 
 /** One file's row of the plan or result. */
 export interface AdoptRow {
   file: string;
   /** `appimagelauncher` or `gearlever` when that manager named the file. */
   manager: string | null;
-  status: 'planned' | 'adopted' | 'not_adoptable' | 'failed';
+  /** `managed`: the file is already the installed file of app `managed_as`. */
+  status: 'planned' | 'adopted' | 'not_adoptable' | 'failed' | 'managed';
   name: string | null;
+  /** What happens to the file (`move`, `copy`, `in-place`) and where it ends up. */
+  action: AdoptMode | null;
+  destination: string | null;
+  managed_as: string | null;
+  /** Another manager's desktop entries (and icons) for the file, retired when it is adopted. */
+  retire: { manager: string; entry: string; icons: string[] }[];
   recipe: RecipeDraft | null;
   source: string | null;
   version: string | null;
@@ -35,6 +46,8 @@ export interface AdoptOptions {
   /** false: plan only (`--dry-run`, or `--scan` without `--yes`). */
   act: boolean;
   name?: string | undefined;
+  /** `--url`: the source, read as `add URL` reads it. */
+  url?: string | undefined;
 }
 
 const MAX_SCAN_ENTRIES = 10_000;
@@ -62,6 +75,10 @@ function rowOf(file: string, plan: AdoptPlan | undefined, err?: unknown): AdoptR
     manager: managerOf(basename(file)) ?? null,
     status: 'not_adoptable',
     name: null,
+    action: null,
+    destination: null,
+    managed_as: null,
+    retire: [],
     recipe: null,
     source: null,
     version: null,
@@ -82,11 +99,33 @@ function rowOf(file: string, plan: AdoptPlan | undefined, err?: unknown): AdoptR
   };
 }
 
+// Where the planned file would end up, with the settings its recipe would get.
+function destinationOf(
+  plan: Extract<AdoptPlan, { ok: true }>,
+  mode: AdoptMode,
+  ws: Workspace,
+  run: Run,
+): string {
+  const settings = effectiveAppSettings({
+    global: ws.global,
+    recipe: { name: plan.recipe.name, strategy: plan.recipe.strategy },
+    recipeFile: ws.paths.appsDir,
+    recipeDir: ws.paths.appsDir,
+    env: run.ctx.env,
+    secretsToken: ws.secrets.hubToken,
+  });
+  return adoptTarget(settings, mode, plan.file, plan.version);
+}
+
+function retireRows(entries: readonly ForeignEntry[]): AdoptRow['retire'] {
+  return entries.map((e) => ({ manager: e.manager, entry: e.entry, icons: e.icons }));
+}
+
 async function planFile(
   file: string,
   opts: AdoptOptions,
   run: Run,
-): Promise<{ row: AdoptRow; plan?: AdoptPlan }> {
+): Promise<{ row: AdoptRow; plan?: AdoptPlan; retire: ForeignEntry[] }> {
   try {
     const st = await stat(file);
     if (!st.isFile()) throw new KeeperError('ADOPT_NOT_A_FILE', `${file} is not a regular file`);
@@ -97,11 +136,33 @@ async function planFile(
       lookupRelease: (repo) => latestRelease(run, repo),
       isKnownForge: (url) => isHubOrLab(run, url),
       repositoryOf: (url) => canonicalRepository(run, url),
+      url: opts.url,
+      fromUrl: async (url, name) => {
+        const d = await draftFromUrl(url, { name }, run);
+        return {
+          strategy: d.recipe.strategy,
+          zsync: d.recipe.zsync,
+          selects: d.recipe.selects,
+          source: `--url ${url}`,
+          notes: d.notes,
+        };
+      },
     });
-    return { row: rowOf(file, plan), plan };
+    const retire = plan.ok ? await foreignEntriesFor(plan.file, run.ctx.paths) : [];
+    const row = rowOf(file, plan);
+    if (plan.ok) {
+      row.action = opts.mode;
+      row.destination = destinationOf(plan, opts.mode, run.ws, run);
+      row.retire = retireRows(retire);
+    }
+    return { row, plan, retire };
   } catch (err) {
-    return { row: rowOf(file, undefined, err) };
+    return { row: rowOf(file, undefined, err), retire: [] };
   }
+}
+
+function managedRow(file: string, app: string): AdoptRow {
+  return { ...rowOf(file, undefined), status: 'managed', name: app, managed_as: app, error: null };
 }
 
 /** Plans (and with `act`, adopts) each file in turn; returns one row per file. */
@@ -113,8 +174,14 @@ export async function adoptFiles(
 ): Promise<AdoptRow[]> {
   const rows: AdoptRow[] = [];
   const names = new Set(ws.apps.map((a) => a.name.toLowerCase()));
+  const managed = await managedFiles(run.store);
   for (const file of files) {
-    const { row, plan } = await planFile(file, opts, run);
+    const owner = managed.get(await realpath(file).catch(() => file));
+    if (owner !== undefined) {
+      rows.push(managedRow(file, owner));
+      continue;
+    }
+    const { row, plan, retire } = await planFile(file, opts, run);
     if (plan?.ok && names.has(plan.recipe.name.toLowerCase())) {
       rows.push({
         ...row,
@@ -137,7 +204,7 @@ export async function adoptFiles(
       continue;
     }
     try {
-      const result = await takeAdoption(plan, opts.mode, ws, run);
+      const result = await takeAdoption(plan, opts.mode, retire, ws, run);
       await run.store.save();
       rows.push({ ...row, status: 'adopted', result });
     } catch (err) {

@@ -1,6 +1,7 @@
 /**
- * From what an AppImage says about itself to a recipe: its update information's transport, else
- * the forge its AppStream data names. Pure apart from `lookupRelease` (one forge request).
+ * From what an AppImage says about itself to a recipe: the source named with `--url`, else its
+ * update information's transport, else what the source finders propose (AppStream today). Pure
+ * apart from the lookups it is given (forge requests).
  */
 import { basename } from 'node:path';
 import type { UpdateInfo } from '../../appimage/update-info.js';
@@ -9,10 +10,10 @@ import { KeeperError, toKeeperError } from '../../core/errors.js';
 import { appImageArch, archesInName, retargetArch, type AppImageArch } from '../../sources/forge/arch.js';
 import type { ForgeRelease } from '../../sources/forge/release.js';
 import type { RecipeDraft } from '../add/recipe-text.js';
-import { deriveAssetMatch, patternFields } from '../add/recipe-from-release.js';
 import { nameFromFileName } from './file-names.js';
 import { plingResolverScript } from './pling-script.js';
 import type { AdoptInspection } from './inspect.js';
+import { findSource, noSourceHint, type FoundSource, type SourceFinder } from './source-finders.js';
 
 /** How one file would be adopted, or why it cannot be. */
 export type AdoptPlan =
@@ -39,6 +40,12 @@ export interface PlanOptions {
   isKnownForge: (url: string) => boolean;
   /** The repository a URL points into, as a recipe writes it. */
   repositoryOf: (url: string) => string | undefined;
+  /** `--url`: the source named by the user, read as `add` reads a URL; wins over update information. */
+  url?: string | undefined;
+  /** Reads `url` into a source (as `add URL` would), for the app `name`. */
+  fromUrl?: ((url: string, name: string) => Promise<FoundSource & { notes: string[] }>) | undefined;
+  /** Finders for a file without update information (default: AppStream). */
+  finders?: readonly SourceFinder[] | undefined;
 }
 
 const RETIRED = new Set(['bintray-zsync', 'ocs-v1-appimagehub-zsync']);
@@ -113,36 +120,6 @@ function fromZsync(url: string): Record<string, unknown> {
   return { strategy: 'direct', url: target, check_method: 'etag' };
 }
 
-async function fromAppStream(
-  insp: AdoptInspection,
-  opts: PlanOptions,
-  notes: string[],
-): Promise<{ strategy: Record<string, unknown>; source: string; selects: string } | undefined> {
-  const candidates: [string, string | undefined][] = [
-    ['vcs-browser', insp.appStream.vcsBrowser],
-    ['homepage', insp.appStream.homepage],
-  ];
-  const tried: string[] = [];
-  for (const [kind, url] of candidates) {
-    if (!url || !opts.isKnownForge(url)) continue;
-    const repository = opts.repositoryOf(url);
-    if (!repository) continue;
-    try {
-      const release = await opts.lookupRelease(repository);
-      const derived = deriveAssetMatch(release, opts.nodeArch, {
-        versionHints: insp.version ? [insp.version] : [],
-      });
-      notes.push(...derived.notes);
-      const strategy: Record<string, unknown> = { strategy: 'forge', repository, ...patternFields(derived) };
-      return { strategy, source: `AppStream ${kind} ${repository}`, selects: derived.asset.name };
-    } catch (err) {
-      tried.push(`${repository}: ${toKeeperError(err).message}`);
-    }
-  }
-  if (tried.length) notes.push(...tried);
-  return undefined;
-}
-
 /** Plans the adoption of one inspected file. Never throws: a file that cannot be adopted says why. */
 export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Promise<AdoptPlan> {
   const file = insp.file;
@@ -160,6 +137,15 @@ export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Pr
       notes,
       inspection: insp,
     });
+    const found = (f: FoundSource): AdoptPlan =>
+      done({ name, strategy: f.strategy, zsync: f.zsync, selects: f.selects }, f.source);
+    if (opts.url !== undefined && opts.fromUrl) {
+      const named = await opts.fromUrl(opts.url, name);
+      notes.push(...named.notes);
+      if (info.transport !== 'none')
+        notes.push(`--url given: the update information ${info.raw} is not used`);
+      return found(named);
+    }
     if (info.transport === 'gh-releases-zsync') {
       return done(
         { name, strategy: fromGhReleases(info, opts.nodeArch, notes), zsync: 'auto' },
@@ -187,15 +173,22 @@ export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Pr
       throw new KeeperError(
         'ADOPT_TRANSPORT_UNKNOWN',
         `update information "${info.raw}" uses ${retired ? 'the retired' : 'an unknown'} transport ${transport}`,
-        { hint: `write the recipe yourself: appimage-keeper init --app ${name} --strategy forge` },
+        { hint: noSourceHint(file, name) },
       );
     }
-    const found = await fromAppStream(insp, opts, notes);
-    if (found) return done({ name, strategy: found.strategy, selects: found.selects }, found.source);
-    throw new KeeperError(
-      'ADOPT_NO_SOURCE',
-      `${basename(file)} carries no update information and no AppStream URL of a known forge${notes.length ? ` (${notes.join('; ')})` : ''}`,
-      { hint: `write its recipe: appimage-keeper init --app ${name} --strategy forge|direct|script` },
+    return found(
+      await findSource(
+        insp,
+        {
+          nodeArch: opts.nodeArch,
+          name,
+          lookupRelease: opts.lookupRelease,
+          isKnownForge: opts.isKnownForge,
+          repositoryOf: opts.repositoryOf,
+          notes,
+        },
+        opts.finders,
+      ),
     );
   } catch (err) {
     return { ok: false, file, error: toKeeperError(err), inspection: insp };

@@ -5,22 +5,25 @@
  * never deleted or overwritten; when anything fails before state is written, the recipe written
  * here is removed again and the file is where it was.
  */
-import { constants, copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, copyFile, link, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { renderFileName } from '../../install/naming.js';
 import { sha256File } from '../../appimage/verify.js';
 import { effectiveAppSettings } from '../../config/settings.js';
 import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import { KeeperError } from '../../core/errors.js';
-import { integrateStep } from '../integrate-step.js';
+import { fsyncDir } from '../../state/atomic-write.js';
+import { appRun } from '../app-run.js';
+import { placeAndIntegrate, prepareStorage } from '../place-and-integrate.js';
 import type { Run } from '../run.js';
 import { signatureStep } from '../signature-step.js';
-import { renderFileName } from '../../install/naming.js';
-import { placeSymlink } from '../../install/symlink.js';
 import type { InstalledRecord } from '../../state/types.js';
 import { adoptedIdentity } from '../adopted-identity.js';
 import type { AdoptPlan } from './plan.js';
 import { writeNewRecipe } from '../add/recipe-text.js';
+import type { ForeignEntry } from '../../install/foreign-entries.js';
+import { retireFiles, type RetiredFile } from '../../install/retire.js';
 
 /** Where the adopted file goes. */
 export type AdoptMode = 'move' | 'copy' | 'in-place';
@@ -34,7 +37,20 @@ export interface AdoptTaken {
   sha256: string;
   signing_key: string | null;
   desktop_entry: string | null;
+  /** Another manager's entry and icons for the file, moved into our backup folder. */
+  retired: RetiredFile[];
   warnings: string[];
+}
+
+/** Where file `name`'s taken-over entries are kept: `<state dir>/retired/<app>/`. */
+export function retiredDir(stateDir: string, name: string): string {
+  return join(stateDir, 'retired', name);
+}
+
+/** Where the file goes: storage_dir under the recipe's file name, or where it is (`in-place`). */
+export function adoptTarget(settings: AppSettings, mode: AdoptMode, file: string, version: string): string {
+  if (mode === 'in-place') return file;
+  return join(settings.storage_dir, renderFileName(settings.naming_format, settings.name, version));
 }
 
 /**
@@ -62,6 +78,7 @@ async function placeFile(from: string, to: string, move: boolean): Promise<void>
 export async function takeAdoption(
   plan: Extract<AdoptPlan, { ok: true }>,
   mode: AdoptMode,
+  retire: readonly ForeignEntry[],
   ws: Workspace,
   run: Run,
 ): Promise<AdoptTaken> {
@@ -81,42 +98,32 @@ export async function takeAdoption(
       secretsToken: ws.secrets.hubToken,
     });
     const name = settings.name;
-    const signature = await signatureStep(settings, plan.file, plan.version, undefined, ctx);
+    const app = appRun(run, settings, undefined);
+    const signature = await signatureStep(app, plan.file, plan.version);
     const sha256 = await sha256File(plan.file);
     const size = (await stat(plan.file)).size;
-    let file = plan.file;
-    if (mode !== 'in-place') {
-      await mkdir(settings.storage_dir, { recursive: true });
-      const target = join(settings.storage_dir, renderFileName(settings.naming_format, name, plan.version));
-      await placeFile(plan.file, target, mode === 'move');
-      placed = target;
-      file = target;
-    }
-    const warnings = [...plan.notes, ...signature.warnings];
-    let symlink: string | undefined;
-    if (settings.create_symlinks) {
-      try {
-        symlink = await placeSymlink({
-          dir: settings.symlink_dir,
-          name,
-          target: file,
-          storageDir: settings.storage_dir,
-          ours: undefined,
-        });
-      } catch (err) {
-        warnings.push((err as Error).message);
-      }
-    }
-    const integ = await integrateStep(settings, {
-      appImagePath: file,
-      symlink,
-      previous: undefined,
-      dataHome: ctx.paths.dataHome,
-      dataDirs: ctx.paths.dataDirs,
-      claims: run.desktopClaims,
-      env: ctx.env,
+    const linked = await placeAndIntegrate(app, {
+      version: plan.version,
+      keepForeign: false,
+      announce: false,
+      move: async (target) => {
+        if (mode === 'in-place') return plan.file;
+        await prepareStorage(settings.storage_dir);
+        await placeFile(plan.file, target, mode === 'move');
+        placed = target;
+        await fsyncDir(settings.storage_dir);
+        return target;
+      },
     });
-    warnings.push(...integ.warnings);
+    const file = linked.file;
+    const warnings = [...plan.notes, ...signature.warnings, ...linked.warnings];
+    // Their entry goes once ours is written: the menu never lacks a working one.
+    const { retired, errors } = await retireFiles(
+      retire.flatMap((e) => [e.entry, ...e.icons]),
+      ctx.paths.stateDir,
+      retiredDir(ctx.paths.stateDir, name),
+    );
+    warnings.push(...errors.map((e) => `not retired: ${e}`));
     const now = ctx.now().toISOString();
     const installed: InstalledRecord = {
       version: plan.version,
@@ -132,10 +139,11 @@ export async function takeAdoption(
       ...s,
       strategy: settings.strategy.strategy,
       installed,
-      integration: integ.record,
-      symlink,
+      integration: linked.integration,
+      symlink: linked.symlink,
       signature: pin,
       lastUpdate: now,
+      ...(retired.length ? { retired: [...(s.retired ?? []), ...retired] } : {}),
     }));
     return {
       name,
@@ -144,7 +152,8 @@ export async function takeAdoption(
       version: plan.version,
       sha256,
       signing_key: pin?.fingerprint ?? null,
-      desktop_entry: integ.record?.desktopFile ?? null,
+      desktop_entry: linked.integration?.desktopFile ?? null,
+      retired,
       warnings,
     };
   } catch (err) {

@@ -47,7 +47,8 @@ export function releaseToResolution(
     identity: assetIdentity(release.tag, asset),
     url: asset.url,
     assetName: asset.name,
-    size: asset.size,
+    // Forgejo reports 0 for external assets: unknown, so the download is bounded by max_asset_size.
+    size: asset.size !== undefined && asset.size > 0 ? asset.size : undefined,
     sha256: asset.sha256,
     ...checksumOf(release.assets, asset.name),
     zsyncUrl: findByName(release.assets, `${asset.name}.zsync`)?.url,

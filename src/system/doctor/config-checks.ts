@@ -65,7 +65,7 @@ export async function configChecks(ctx: Context): Promise<ConfigFindings> {
     checks.push(
       check('recipes', 'warn', 'not checked: config.yml or secrets.yml is invalid', 'fix that file first'),
     );
-    return { checks, ws: undefined, global: effectiveGlobal({}, paths.configDir, env) };
+    return { checks, ws: undefined, global: effectiveGlobal({}, paths, env) };
   }
   const ws = await loadWorkspace(paths, env);
   const bad = ws.apps.filter((a) => !a.ok);

@@ -1,11 +1,14 @@
 import type { Context } from '../../core/context.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';
+import { deadAppImageEntriesCheck } from './foreign-checks.js';
 import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
+import { certificateCheck } from './cert-checks.js';
 import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
+import { systemPermissionCheck } from './system-perm-checks.js';
 import { toolChecks } from './tool-checks.js';
 import type { DoctorCheck } from './types.js';
 
@@ -15,25 +18,35 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
-  const [dirs, tools, state, lock, launch, schedule] = await Promise.all([
+  const [dirs, tools, state, lock, launch, schedule, entries] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
     stateChecks(ctx, config.ws),
     lockCheck(ctx),
     launchChecks(ctx, config.ws),
     scheduleCheck(ctx),
+    deadAppImageEntriesCheck(ctx.paths.applicationsDir),
   ]);
   const [stateCheck, ...rest] = state;
+  // Only the system layout promises that what it manages is root's alone.
+  const perms =
+    ctx.paths.layout === 'system' ? [await systemPermissionCheck(ctx, config.ws, config.global)] : [];
   const checks = [
     ...config.checks,
     ...dirs,
+    ...perms,
     ...tools,
     ...(stateCheck ? [stateCheck] : []),
     lock,
     ...rest,
     launch,
+    entries,
     schedule,
   ];
-  if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
+  ctx.http.ca.setCaFile(config.global.ca_file);
+  if (opts.online) {
+    checks.push(certificateCheck(ctx.http.ca.sources()));
+    checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
+  }
   return checks;
 }

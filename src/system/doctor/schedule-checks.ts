@@ -24,6 +24,7 @@ function reinstallHint(loc: UnitLocation, timerText: string): string {
   const every = everyOfTimer(timerText);
   const words = [
     'appimage-keeper',
+    ...(loc.layout === 'system' ? ['--system'] : []),
     ...(loc.configDir ? ['--config-dir', loc.configDir] : []),
     'schedule',
     'install',

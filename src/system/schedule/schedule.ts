@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Layout } from '../../config/paths.js';
 import type { Context } from '../../core/context.js';
 import { KeeperError, UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
@@ -16,7 +17,7 @@ import {
   commandLine,
   locateSystemctl,
   parseShow,
-  systemctlUser,
+  runSystemctl,
   unusableReason,
   usable,
   type SystemctlAccess,
@@ -28,6 +29,8 @@ import { isRegularFile } from '../../core/path-exists.js';
 
 /** What `schedule install` and `schedule remove` did, or left for the user to do. */
 export interface ScheduleChange {
+  /** Whose manager the units belong to: the user's (`systemctl --user`) or the system's. */
+  layout: Layout;
   unitDir: string;
   files: string[];
   /** systemctl commands, run (applied) or to be run by the user (not applied). */
@@ -74,10 +77,10 @@ async function apply(
   access: SystemctlAccess,
   steps: string[][],
 ): Promise<{ commands: string[]; applied: boolean; reason: string | undefined }> {
-  const commands = steps.map(commandLine);
+  const commands = steps.map((step) => commandLine(step, access.layout));
   if (!usable(access)) return { commands, applied: false, reason: unusableReason(access) };
   for (const [i, step] of steps.entries()) {
-    const r = await systemctlUser(access, step);
+    const r = await runSystemctl(access, step);
     if (r.code !== 0) {
       throw new KeeperError('SCHEDULE_SYSTEMCTL', `${commands[i] ?? ''} failed: ${r.stderr.trim()}`, {
         hint: `the unit files are written; run the remaining commands yourself:\n    ${commands.slice(i).join('\n    ')}`,
@@ -100,26 +103,33 @@ async function checkCalendar(ctx: Context, schedule: TimerSchedule): Promise<voi
 }
 
 /**
- * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update` (the program
+ * Writes the user service and timer for `<program> [--config-dir DIR] --quiet update [--locked]` (the program
  * chosen by chooseServiceProgram for the running process `facts`), then reloads and enables the
  * timer through `systemctl --user` when a user bus exists.
  */
 export async function installSchedule(
   ctx: Context,
-  opts: { every?: string | undefined; facts: ProcessFacts },
+  opts: { every?: string | undefined; facts: ProcessFacts; locked?: boolean | undefined },
 ): Promise<ScheduleInstall> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const schedule = parseInterval(opts.every ?? keptEvery(loc));
   await checkCalendar(ctx, schedule);
   const program = await chooseServiceProgram(opts.facts, ctx.env);
-  const cmd = { program: program.argv, unitPath: program.unitPath, configDir: loc.configDir };
+  const cmd = {
+    program: program.argv,
+    unitPath: program.unitPath,
+    configDir: loc.configDir,
+    system: ctx.paths.layout === 'system',
+    locked: opts.locked,
+  };
   const units = renderUnits(loc.base, cmd, schedule);
   await mkdir(loc.dir, { recursive: true });
   await writeFileAtomic(loc.servicePath, units.service, { root: loc.dir });
   await writeFileAtomic(loc.timerPath, units.timer, { root: loc.dir });
-  const access = await locateSystemctl(ctx.env);
+  const access = await locateSystemctl(ctx.env, ctx.paths.layout);
   const done = await apply(access, [['daemon-reload'], ['enable', '--now', loc.timerName]]);
   return {
+    layout: ctx.paths.layout,
     unitDir: loc.dir,
     files: [loc.servicePath, loc.timerPath],
     schedule,
@@ -143,24 +153,42 @@ function keptEvery(loc: UnitLocation): string | undefined {
 /** Disables the timer (when systemctl is usable), deletes both unit files and reloads. */
 export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
   const loc = unitLocation(ctx.paths, ctx.env);
-  const access = await locateSystemctl(ctx.env);
+  const access = await locateSystemctl(ctx.env, ctx.paths.layout);
   const present = await Promise.all([isRegularFile(loc.servicePath), isRegularFile(loc.timerPath)]);
   const files = [loc.servicePath, loc.timerPath].filter((_, i) => present[i]);
   if (files.length === 0) {
-    return { unitDir: loc.dir, files: [], commands: [], applied: true, reason: undefined };
+    return {
+      layout: ctx.paths.layout,
+      unitDir: loc.dir,
+      files: [],
+      commands: [],
+      applied: true,
+      reason: undefined,
+    };
   }
   if (!usable(access)) {
     // Without the user manager, do what `disable` does by hand (drop the wants link), delete the
     // files, and leave stopping the already-loaded timer to a session that has a bus.
     await rm(join(loc.dir, 'timers.target.wants', loc.timerName), { force: true });
     await Promise.all(files.map((f) => rm(f, { force: true })));
-    const commands = [commandLine(['stop', loc.timerName]), commandLine(['daemon-reload'])];
-    return { unitDir: loc.dir, files, commands, applied: false, reason: unusableReason(access) };
+    const commands = [
+      commandLine(['stop', loc.timerName], access.layout),
+      commandLine(['daemon-reload'], access.layout),
+    ];
+    return {
+      layout: ctx.paths.layout,
+      unitDir: loc.dir,
+      files,
+      commands,
+      applied: false,
+      reason: unusableReason(access),
+    };
   }
   const first = await apply(access, [['disable', '--now', loc.timerName]]);
   await Promise.all(files.map((f) => rm(f, { force: true })));
   const second = await apply(access, [['daemon-reload']]);
   return {
+    layout: ctx.paths.layout,
     unitDir: loc.dir,
     files,
     commands: [...first.commands, ...second.commands],
@@ -173,16 +201,16 @@ async function systemdStatus(
   access: SystemctlAccess & { path: string },
   loc: UnitLocation,
 ): Promise<SystemdStatus> {
-  const timer = await systemctlUser(access, [
+  const timer = await runSystemctl(access, [
     'show',
     loc.timerName,
     '--property=ActiveState,UnitFileState,NextElapseUSecRealtime,LastTriggerUSec',
   ]);
-  const service = await systemctlUser(access, ['show', loc.serviceName, '--property=Result,ExecMainStatus']);
+  const service = await runSystemctl(access, ['show', loc.serviceName, '--property=Result,ExecMainStatus']);
   if (timer.code !== 0) {
     throw new KeeperError(
       'SCHEDULE_SYSTEMCTL',
-      `${commandLine(['show', loc.timerName])} failed: ${timer.stderr.trim()}`,
+      `${commandLine(['show', loc.timerName], access.layout)} failed: ${timer.stderr.trim()}`,
     );
   }
   const t = parseShow(timer.stdout);
@@ -205,7 +233,7 @@ export async function scheduleStatus(ctx: Context): Promise<ScheduleStatus> {
   const timerText = timer.kind === 'text' ? timer.text : undefined;
   const installed = timerText !== undefined && (await isRegularFile(loc.servicePath));
   const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, { readOnly: true });
-  const access = await locateSystemctl(ctx.env);
+  const access = await locateSystemctl(ctx.env, ctx.paths.layout);
   let systemd: SystemdStatus | undefined;
   let reason: string | undefined;
   if (!installed) reason = 'not installed';

@@ -1,44 +1,69 @@
+import { stat } from 'node:fs/promises';
+import type { Layout } from '../../config/paths.js';
 import { findProgram } from '../find-program.js';
 import { runProgram, type ProgramResult } from '../run-program.js';
 import { hasSessionBus } from '../session-bus.js';
 
-/** How `systemctl --user` can be reached from here. */
+/** How systemctl can be reached from here: the user manager (`--user`) or the system one (`--system`). */
 export interface SystemctlAccess {
   /** Absolute path of systemctl on PATH, if any. */
   path: string | undefined;
-  /** A user session bus exists (without it `systemctl --user` cannot talk to the user manager). */
+  /**
+   * The manager is reachable: a user session bus for the user layout, a booted systemd
+   * (/run/systemd/system) for the system one.
+   */
   bus: boolean;
+  layout: Layout;
   env: NodeJS.ProcessEnv;
 }
 
-/** Looks up systemctl on the PATH of `env` and checks for a user session bus. */
-export async function locateSystemctl(env: NodeJS.ProcessEnv): Promise<SystemctlAccess> {
-  const [path, bus] = await Promise.all([findProgram('systemctl', env), hasSessionBus(env)]);
-  return { path, bus, env };
+// sd_booted(3): systemd is the running init exactly when this directory exists.
+async function systemdBooted(): Promise<boolean> {
+  return stat('/run/systemd/system').then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
-/** True when `systemctl --user` can be run for real. */
+/** Looks up systemctl on the PATH of `env` and checks that the layout's manager is reachable. */
+export async function locateSystemctl(
+  env: NodeJS.ProcessEnv,
+  layout: Layout = 'user',
+): Promise<SystemctlAccess> {
+  const [path, bus] = await Promise.all([
+    findProgram('systemctl', env),
+    layout === 'system' ? systemdBooted() : hasSessionBus(env),
+  ]);
+  return { path, bus, layout, env };
+}
+
+/** True when systemctl can be run for real. */
 export function usable(access: SystemctlAccess): access is SystemctlAccess & { path: string } {
   return access.path !== undefined && access.bus;
 }
 
-/** Why `systemctl --user` cannot be used, for the "run these yourself" message. */
+/** Why systemctl cannot be used, for the "run these yourself" message. */
 export function unusableReason(access: SystemctlAccess): string {
   if (!access.path) return 'systemctl was not found on PATH';
+  if (access.layout === 'system') return 'systemd is not running on this machine (no /run/systemd/system)';
   return 'no user session bus ($XDG_RUNTIME_DIR/bus or DBUS_SESSION_BUS_ADDRESS)';
 }
 
-/** The command line a user would type, for printing. */
-export function commandLine(args: readonly string[]): string {
-  return ['systemctl', '--user', ...args].join(' ');
+function scopeFlag(layout: Layout): string {
+  return layout === 'system' ? '--system' : '--user';
 }
 
-/** Runs `systemctl --user ARGS`. */
-export function systemctlUser(
+/** The command line a user would type, for printing. */
+export function commandLine(args: readonly string[], layout: Layout = 'user'): string {
+  return ['systemctl', scopeFlag(layout), ...args].join(' ');
+}
+
+/** Runs `systemctl --user ARGS` (or `--system` for the system layout). */
+export function runSystemctl(
   access: SystemctlAccess & { path: string },
   args: readonly string[],
 ): Promise<ProgramResult> {
-  return runProgram(access.path, ['--user', ...args], { env: access.env });
+  return runProgram(access.path, [scopeFlag(access.layout), ...args], { env: access.env });
 }
 
 /** Parses `systemctl show` output (`Key=Value` lines). */

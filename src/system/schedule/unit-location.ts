@@ -2,9 +2,14 @@ import { basename, dirname, join } from 'node:path';
 import { resolvePaths, type Paths } from '../../config/paths.js';
 import { unitBaseName } from './units.js';
 
+/** Where the administrator's own units live (systemd.unit(5)); the system layout writes there. */
+export const SYSTEM_UNIT_DIR = '/etc/systemd/system';
+
 /** Where the unit files of this config dir live and what they are called. */
 export interface UnitLocation {
-  /** `$XDG_CONFIG_HOME/systemd/user` */
+  /** Whose manager runs the units (`system`: the run gets --system). */
+  layout: Paths['layout'];
+  /** `$XDG_CONFIG_HOME/systemd/user`, or /etc/systemd/system for the system layout */
   dir: string;
   base: string;
   servicePath: string;
@@ -20,11 +25,13 @@ export interface UnitLocation {
  * so two profiles never overwrite each other's timer.
  */
 export function unitLocation(paths: Paths, env: NodeJS.ProcessEnv): UnitLocation {
-  const defaults = resolvePaths(env);
+  const defaults = resolvePaths(env, undefined, paths.layout);
   const custom = paths.configDir !== defaults.configDir;
   const base = unitBaseName(custom ? basename(paths.stateDir) : undefined);
-  const dir = join(dirname(defaults.configDir), 'systemd', 'user');
+  const dir =
+    paths.layout === 'system' ? SYSTEM_UNIT_DIR : join(dirname(defaults.configDir), 'systemd', 'user');
   return {
+    layout: paths.layout,
     dir,
     base,
     servicePath: join(dir, `${base}.service`),

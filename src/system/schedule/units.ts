@@ -12,6 +12,10 @@ export interface ServiceCommand {
   unitPath?: string | undefined;
   /** Set when the config dir is not the default one. */
   configDir?: string | undefined;
+  /** The system layout: the run gets `--system` and the units are the system manager's. */
+  system?: boolean | undefined;
+  /** Run `update --locked` (a fleet machine following the lock file). */
+  locked?: boolean | undefined;
 }
 
 /** The two unit files, by file name. */
@@ -24,7 +28,14 @@ export interface UnitFiles {
 
 /** The argv of the scheduled run (what ExecStart executes). */
 export function serviceArgv(cmd: ServiceCommand): string[] {
-  return [...cmd.program, ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []), '--quiet', 'update'];
+  return [
+    ...cmd.program,
+    ...(cmd.system ? ['--system'] : []),
+    ...(cmd.configDir ? ['--config-dir', cmd.configDir] : []),
+    '--quiet',
+    'update',
+    ...(cmd.locked ? ['--locked'] : []),
+  ];
 }
 
 /** Unit base name: `appimage-keeper`, or `appimage-keeper-<profile>` for a non-default config dir. */
@@ -32,7 +43,7 @@ export function unitBaseName(profile: string | undefined): string {
   return profile ? `${TOOL_DIR_NAME}-${profile}` : TOOL_DIR_NAME;
 }
 
-/** Renders the user service and timer. */
+/** Renders the service and timer (the user manager's, or the system manager's for `cmd.system`). */
 export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSchedule): UnitFiles {
   const serviceName = `${base}.service`;
   const timerName = `${base}.timer`;
@@ -52,8 +63,9 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
     `ExecStart=${serviceArgv(cmd).map(systemdQuote).join(' ')}`,
     // A background job: yield the CPU to whatever the user is doing.
     'Nice=10',
-    // Exit 1 means "an app failed" and is worth the failed state; 3 means another run held the lock.
-    'SuccessExitStatus=3',
+    // Exit 1 means "an app failed" and is worth the failed state; 3 means another run held the lock,
+    // 75 that the machine was offline (the next firing tries again).
+    'SuccessExitStatus=3 75',
     '',
   ].join('\n');
   const timer = [

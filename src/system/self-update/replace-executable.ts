@@ -4,7 +4,7 @@
  * attestation, before any byte is downloaded), the same downloader and checks as an app (size,
  * SHA-256, ELF machine), a smoke test (`--version` must answer the release's version), then the
  * old file is kept as `<exe>.previous` and one atomic rename puts the new one in place, with the
- * old file's mode. A failure at any step deletes the temp file and leaves the old executable.
+ * old file's mode (0755 in the system layout). A failure at any step deletes the temp file and leaves the old executable.
  */
 import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -90,7 +90,8 @@ export async function replaceExecutable<A>(
       },
       result.sha256,
     );
-    await chmod(result.path, mode & 0o7777);
+    // The system layout's executable is run by every user: 0755 even if it was installed 0700.
+    await chmod(result.path, ctx.paths.layout === 'system' ? 0o755 : mode & 0o7777);
     await smokeTest(result.path, want.version, ctx.env);
     previous = await keepPrevious(target);
     await rename(result.path, target);

@@ -1,4 +1,5 @@
 import { KeeperError } from '../../core/errors.js';
+import { certificateMessage } from '../../http/cert-error.js';
 import { TransportCode } from '../../http/transport-errors.js';
 
 /** Options of a download failure: whether another attempt may succeed and when to make it. */
@@ -70,6 +71,12 @@ export function classifyNetworkError(err: unknown, url: string): DownloadError {
   if (err instanceof DownloadError) return err;
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   const text = err instanceof Error ? err.message : String(err);
+  if (code === TransportCode.certificate) {
+    return new DownloadError('DOWNLOAD_CERTIFICATE', url, certificateMessage(url, text), {
+      transient: false,
+      cause: err,
+    });
+  }
   if (code === TransportCode.shortBody) {
     return new DownloadError('DOWNLOAD_SHORT', url, `body shorter than its Content-Length: ${text}`, {
       transient: true,

@@ -2,7 +2,7 @@
 // information, adopted by the built CLI into a temp home whose hub is the sim.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
@@ -133,7 +133,7 @@ void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus
     assert.equal(check2.json?.apps[0]?.status, 'update_available', check2.stdout);
   });
 
-  void test('Hello_World has no update information and no AppStream URL: ADOPT_NO_SOURCE with the init hint; file kept', async () => {
+  void test('Hello_World has no update information and no AppStream URL: ADOPT_NO_SOURCE with the --url hint; file kept', async () => {
     const hello = corpusFile('appimages', 'Hello_World-x86_64.zstd.AppImage') ?? '';
     const w = await suite.world();
     const file = await incoming(w, 'Hello_World-x86_64.AppImage', hello);
@@ -141,7 +141,7 @@ void describe('adopt: real AppImages from the corpus', { skip: skipWithoutCorpus
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const row = rowOf(r);
     assert.equal(row.error?.code, 'ADOPT_NO_SOURCE');
-    assert.match(row.error?.hint ?? '', /init --app/);
+    assert.match(row.error?.hint ?? '', /adopt .* --url URL/);
     assert.equal(sha256(await readFile(file)), sha256(await readFile(hello)));
     assert.deepEqual(await readdir(w.home.appsDir).catch(() => []), []);
   });
@@ -363,5 +363,25 @@ void describe('adopt --scan', () => {
       (await readdir(dir)).sort(),
       ['broken.AppImage', 'notes.txt', 'retired.AppImage', ...(elf ? ['plain.AppImage'] : [])].sort(),
     );
+  });
+});
+
+void describe('adopt: placing the file', () => {
+  // The place step is the one update uses: a storage_dir that cannot be made is STORAGE_NOT_WRITABLE,
+  // as for update, not the file system's raw error; nothing is moved and the recipe is dropped.
+  void test('a storage_dir that cannot be created: STORAGE_NOT_WRITABLE, the file stays, no recipe', async () => {
+    const w = await suite.world();
+    await rm(w.storageDir, { recursive: true, force: true });
+    await writeFile(w.storageDir, 'a file where storage_dir should be\n');
+    const body = await fixtureAppImage('blocked', '1.0.0', {
+      updateInfo: 'gh-releases-zsync|e2e|blocked|latest|blocked-*x86_64.AppImage.zsync',
+    });
+    const file = await incoming(w, 'blocked.AppImage', body);
+    const r = await w.run<AdoptJson>(['--json', 'adopt', file]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const row = rowOf(r);
+    assert.equal(row.error?.code, 'STORAGE_NOT_WRITABLE', JSON.stringify(row.error));
+    assert.deepEqual(await readFile(file), body);
+    assert.deepEqual(await readdir(w.home.appsDir).catch(() => []), []);
   });
 });

@@ -2,7 +2,7 @@
 // keep_previous, and symlinks (replaced atomically; a file or link we did not make is never touched).
 import assert from 'node:assert/strict';
 import { watch } from 'node:fs';
-import { lstat, mkdir, readFile, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { publish, waitFor, type World, useUpdateSuite } from './harness.js';
@@ -88,6 +88,30 @@ void describe('update: file names, previous version and symlinks', { concurrency
     // No temp link left next to it.
     assert.deepEqual(await readdir(w.symlinkDir), ['linked']);
     assert.equal((await w.state()).apps.linked?.symlink, link);
+  });
+
+  // create_symlinks turned off after a link was made: our recorded link must not be left pointing
+  // at the replaced (deleted) file; rollback already re-pointed it, update now does the same.
+  void test('create_symlinks turned off: the link state records as ours follows the new file, none is created', async () => {
+    const w = await installedV1(
+      'unlinked',
+      'naming_format: "{name}-{version}.AppImage"\ncreate_symlinks: true',
+    );
+    const link = join(w.symlinkDir, 'unlinked');
+    await w.forgeRecipe('unlinked', 'naming_format: "{name}-{version}.AppImage"\ncreate_symlinks: false');
+    await publish(suite.sim, 'unlinked', '2.0.0');
+    const run = await w.update();
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(appOf(run, 'unlinked').warnings, []);
+    assert.equal(await readlink(link), join(w.storageDir, 'unlinked-2.0.0.AppImage'));
+    assert.equal(await execInstalled(link), 'unlinked 2.0.0');
+    // The user removes the link: with the setting off, no run brings it back.
+    await rm(link);
+    await publish(suite.sim, 'unlinked', '3.0.0');
+    const again = await w.update();
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(appOf(again, 'unlinked').status, 'updated');
+    assert.deepEqual(await readdir(w.symlinkDir), []);
   });
 
   void test('a foreign file or link at the symlink path is never overwritten: a warning instead', async () => {
