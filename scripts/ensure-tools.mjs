@@ -22,6 +22,8 @@ export const TOOLS = [
   { command: 'gpg', pkg: 'gnupg' },
   // The zsh completion script is run in zsh (test/commands/completion.test.ts).
   { command: 'zsh', pkg: 'zsh' },
+  // A real forward proxy for the proxy tests (test/helpers/tinyproxy.ts).
+  { command: 'tinyproxy', pkg: 'tinyproxy' },
 ];
 
 const SUDO_PROBE_MS = 10_000;

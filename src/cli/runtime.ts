@@ -1,7 +1,7 @@
 import { resolvePaths } from '../config/paths.js';
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
-import { createHttpSettings } from '../http/settings.js';
+import { httpSettingsFor } from '../http/proxy-settings.js';
 
 /** Global options every command receives. */
 export interface GlobalOptions {
@@ -20,6 +20,6 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit:
     now: () => new Date(),
     arch: process.arch,
     emit,
-    http: createHttpSettings(),
+    http: httpSettingsFor(env),
   };
 }

@@ -97,6 +97,8 @@ async function selfUpdateCommand(
   const { createProgressRenderer } = await import('../render/progress.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
+  const { hasProxyFields, httpSettingsFor } = await import('../http/proxy-settings.js');
+  if (hasProxyFields(ws.global)) ctx.http = httpSettingsFor(ctx.env, ws.global);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);
   let r;

@@ -88,6 +88,10 @@ export interface GlobalSettings {
   launch_fixes: boolean;
   /** `update` also runs `self-update` after the apps (default false). */
   auto_self_update: boolean;
+  /** Proxy settings over the environment's (docs/network.md). */
+  https_proxy?: string | undefined;
+  http_proxy?: string | undefined;
+  no_proxy?: string | undefined;
 }
 
 /** Where the hub token came from, for doctor and warnings. */

@@ -113,6 +113,8 @@ async function sendWithRetries(
       res = await sendRequest(http, url, { method, headers, signal });
     } catch (err) {
       if (signal.aborted) throw abortError(url, options.signal, timeoutMs, phase, err);
+      // Already a tool error (a proxy's 407): another attempt would get the same answer.
+      if (err instanceof KeeperError) throw err;
       if (attempt >= retries) {
         throw httpError('HTTP_NETWORK', phase, url, `request to ${url} failed: ${errorText(err)}`, {
           cause: err,

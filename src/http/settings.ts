@@ -6,6 +6,8 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { createProxyAgentPool, type TunnelCounter } from './proxy-agents.js';
+import { isDirect, proxyFor, type ProxyRules } from './proxy-env.js';
 
 /** What every HTTP request of a run shares. */
 export interface HttpSettings {
@@ -16,6 +18,21 @@ export interface HttpSettings {
   agentFor(target: URL): HttpAgent;
   /** Time to establish a new TCP connection. */
   connectTimeoutMs: number;
+  /** The proxy rules of the run (docs/network.md); undefined: every request goes direct. */
+  proxy: ProxyRules | undefined;
+  /** Proxy tunnels and connections opened so far (tests and benchmarks read it). */
+  tunnels: TunnelCounter;
+  /** The effective proxy variables, for children that make their own requests (resolver scripts). */
+  proxyEnv: Record<string, string>;
+}
+
+/** What createHttpSettings may be given. */
+export interface HttpSettingsOptions {
+  connectTimeoutMs?: number;
+  proxy?: ProxyRules | undefined;
+  proxyEnv?: Record<string, string>;
+  /** A proxy setting that could not be read: every request fails with it instead of going direct. */
+  proxyError?: Error | undefined;
 }
 
 // Per origin: four segments of each of a few parallel downloads plus metadata requests. Requests
@@ -43,16 +60,23 @@ const agentOptions = {
  * Settings with their own agents, created on first use. Idle sockets are unref'd by node, so
  * they never keep the process alive.
  */
-export function createHttpSettings(
-  overrides: Partial<Pick<HttpSettings, 'connectTimeoutMs'>> = {},
-): HttpSettings {
+export function createHttpSettings(overrides: HttpSettingsOptions = {}): HttpSettings {
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
+  const proxy = overrides.proxy && !isDirect(overrides.proxy) ? overrides.proxy : undefined;
+  const tunnels: TunnelCounter = { opened: 0 };
+  const viaProxy = proxy ? createProxyAgentPool(agentOptions, tunnels) : undefined;
   return {
     agentFor(target: URL): HttpAgent {
+      if (overrides.proxyError) throw overrides.proxyError;
+      const through = proxy && viaProxy ? proxyFor(proxy, target) : undefined;
+      if (through && viaProxy) return viaProxy(through, target);
       if (target.protocol === 'https:') return (httpsAgent ??= new HttpsAgent(agentOptions));
       return (httpAgent ??= new HttpAgent(agentOptions));
     },
     connectTimeoutMs: overrides.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    proxy,
+    tunnels,
+    proxyEnv: overrides.proxyEnv ?? {},
   };
 }

@@ -1,9 +1,11 @@
 import type { Context } from '../../core/context.js';
+import { hasProxyFields, httpSettingsFor } from '../../http/proxy-settings.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';
 import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
+import { proxyCheck } from './proxy-checks.js';
 import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
 import { toolChecks } from './tool-checks.js';
@@ -15,6 +17,7 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
+  if (hasProxyFields(config.global)) ctx.http = httpSettingsFor(ctx.env, config.global);
   const [dirs, tools, state, lock, launch, schedule] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
@@ -33,6 +36,7 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     ...rest,
     launch,
     schedule,
+    proxyCheck(ctx, config.global),
   ];
   if (opts.online) checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
   return checks;
