@@ -17,7 +17,7 @@ export interface Tinyproxy {
   /** The proxy's log so far. */
   log(): Promise<string>;
   /** `CONNECT host:port` tunnels and absolute-form requests the proxy received. */
-  requests(): Promise<{ connects: string[]; gets: string[] }>;
+  requests(): Promise<{ connects: string[]; gets: string[]; connections: number }>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +68,8 @@ export async function startTinyproxy(opts: TinyproxyOptions = {}): Promise<Tinyp
       return {
         connects: lines.filter((m) => m[1] === 'CONNECT').map((m) => m[2] ?? ''),
         gets: lines.filter((m) => m[1] !== 'CONNECT').map((m) => `${m[1]} ${m[2]}`),
+        // Client connections the proxy accepted: tunnels, or keep-alive connections for absolute form.
+        connections: [...text.matchAll(/Connect \(file descriptor \d+\):/g)].length,
       };
     },
     stop: async () => {
