@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:tls';
@@ -46,7 +46,7 @@ export async function startTlsFront(port: number): Promise<TlsFront> {
     ]),
     { stdio: 'ignore' },
   );
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = createServer({ key: readFileSync(key), cert: readFileSync(certFile) }, (socket) => {
     const up = connect(port, '127.0.0.1');
     sockets.add(socket).add(up);
