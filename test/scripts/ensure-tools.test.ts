@@ -12,7 +12,17 @@ import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'ensure-tools.mjs');
-const ALL = ['mksquashfs', 'unsquashfs', 'zsyncmake', 'zsync', 'desktop-file-validate', 'zip', 'gpg', 'zsh'];
+const ALL = [
+  'mksquashfs',
+  'unsquashfs',
+  'zsyncmake',
+  'zsync',
+  'desktop-file-validate',
+  'zip',
+  'gpg',
+  'zsh',
+  'tinyproxy',
+];
 
 // apt-get logs its arguments; `install` creates the commands listed in FAKE_INSTALLS, as a real
 // install of the requested packages would.
@@ -87,7 +97,7 @@ void describe('ensure-tools', () => {
 
   void it('as root, installs the missing packages with apt-get update then apt-get install -y', async () => {
     const f = await fake({
-      present: ['zsyncmake', 'zsync', 'desktop-file-validate', 'zsh'],
+      present: ['zsyncmake', 'zsync', 'desktop-file-validate', 'zsh', 'tinyproxy'],
       apt: true,
       sudo: false,
     });
