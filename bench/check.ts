@@ -36,18 +36,18 @@ interface RunRow {
 }
 
 /** Writes N hub recipes into a fresh HOME; the sim already serves their releases. */
-async function freshHome(sim: Sim, names: string[]): Promise<TmpHome> {
+async function freshHome(sim: Sim, names: string[], origin = sim.url): Promise<TmpHome> {
   const home = await makeTmpHome();
   for (const name of names) {
     await home.writeRecipe(
       name,
       [
         `name: ${name}`,
-        `hub_release_api_url: ${sim.hubApiUrl}`,
-        `hub_release_web_url: ${sim.url}`,
+        `hub_release_api_url: ${origin}${sim.hubApiUrl.slice(sim.url.length)}`,
+        `hub_release_web_url: ${origin}`,
         'strategy:',
         '  strategy: forge',
-        `  repository: ${sim.url}/bench/${name}`,
+        `  repository: ${origin}/bench/${name}`,
         '  asset_match: "*.AppImage"',
         '',
       ].join('\n'),
@@ -80,8 +80,8 @@ try {
   }
   sim.fault(/^\/repos\//, { latencyMs });
 
-  const runOnce = async (home: TmpHome, label: string): Promise<RunRow> => {
-    const env: NodeJS.ProcessEnv = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '' };
+  const runOnce = async (home: TmpHome, label: string, proxyEnv: NodeJS.ProcessEnv = {}): Promise<RunRow> => {
+    const env: NodeJS.ProcessEnv = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '', ...proxyEnv };
     sim.clearRequests();
     rec.responses.length = 0;
     const t0 = performance.now();
@@ -107,11 +107,44 @@ try {
     firsts.push(await runOnce(home, '1 (fresh HOME)'));
     seconds.push(await runOnce(home, '2 (nothing changed)'));
   }
+  // The same first run over https, direct and through a real forward proxy (tinyproxy): the sim
+  // gets a TLS front (trusted through NODE_EXTRA_CA_CERTS), so requests go through CONNECT
+  // tunnels, which the proxy keeps open (tinyproxy closes every absolute-form plain-http
+  // connection after one answer, which would measure tinyproxy, not us).
+  const { startTinyproxy } = await import('../test/helpers/tinyproxy.js');
+  const { startTlsFront } = await import('./tls-front.js');
+  const front = await startTlsFront(Number(new URL(sim.url).port));
+  const proxied: RunRow[] = [];
+  const directTls: RunRow[] = [];
+  const connections: number[] = [];
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const tlsEnv = { NODE_EXTRA_CA_CERTS: front.certFile };
+      const plainHome = await freshHome(sim, names, front.origin);
+      homes.push(plainHome);
+      directTls.push(await runOnce(plainHome, '1 over https, direct', tlsEnv));
+      const proxy = await startTinyproxy();
+      try {
+        const home = await freshHome(sim, names, front.origin);
+        homes.push(home);
+        proxied.push(
+          await runOnce(home, '1 over https through tinyproxy', { ...tlsEnv, https_proxy: proxy.url }),
+        );
+        const seen = await proxy.requests();
+        if (seen.connects.length === 0) throw new Error('nothing went through the proxy');
+        connections.push(seen.connects.length);
+      } finally {
+        await proxy.stop();
+      }
+    }
+  } finally {
+    await front.stop();
+  }
   const summarize = (list: RunRow[]): RunRow => ({
     ...(list[list.length - 1] as RunRow),
     wallMs: median(list.map((r) => r.wallMs)),
   });
-  const rows = [summarize(firsts), summarize(seconds)];
+  const rows = [summarize(firsts), summarize(seconds), summarize(directTls), summarize(proxied)];
   const sequential = apps * latencyMs;
   const lowerBound = Math.ceil(apps / LIMITS.resolvePerHost) * latencyMs;
   const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -132,13 +165,17 @@ try {
   console.log(
     `\nper round (run 1 / run 2): ${firsts.map((f, i) => `${s(f.wallMs)} / ${s(seconds[i]?.wallMs ?? 0)}`).join(', ')}`,
   );
-  const [first, second] = rows as [RunRow, RunRow];
+  const [first, second, tlsDirect, viaProxy] = rows as [RunRow, RunRow, RunRow, RunRow];
+  const slots = LIMITS.resolvePerHost;
+  const ratio = viaProxy.wallMs / tlsDirect.wallMs;
   const verdicts = [
     `first run within 1.5× the lower bound: ${first.wallMs <= 1.5 * lowerBound ? 'yes' : 'NO'}`,
     `second run only conditional requests: ${second.conditional === second.requests && second.notModified === second.requests ? 'yes' : 'NO'}`,
     // Every 304 waits the same injected latency as a 200, so only CPU work could make run 2
     // slower; wall times on a shared 2-core machine vary by ±10 % from round to round.
     `second run no slower: ${second.wallMs <= first.wallMs ? 'yes' : second.wallMs <= first.wallMs * 1.1 ? 'equal within 10 % noise' : 'NO'}`,
+    `https through tinyproxy: ${ratio.toFixed(2)}× the direct https first run (target <= 1.15: ${ratio <= 1.15 ? 'yes' : 'NO'})`,
+    `CONNECT tunnels per run: ${connections.join(', ')} for ${viaProxy.requests} requests (target <= 1 host × ${slots}: ${Math.max(...connections) <= slots ? 'yes' : 'NO'})`,
   ];
   console.log(`\n${verdicts.join('\n')}`);
 } finally {

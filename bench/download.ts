@@ -47,6 +47,7 @@ function arg(name: string, fallback: number): number {
 /** Runs a command, returning wall time, its stdout and the peak RSS of the measured process. */
 async function measure(
   cmd: string[],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ seconds: number; stdout: string; maxRssMb: number | undefined }> {
   const useTime = existsSync('/usr/bin/time');
   const argv = useTime
@@ -60,7 +61,7 @@ async function measure(
         ...cmd,
       ];
   const started = process.hrtime.bigint();
-  const child = spawn(argv[0] ?? 'false', argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0] ?? 'false', argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -103,15 +104,12 @@ async function runOurs(
   dir: string,
   segmented: boolean,
   want: string,
+  proxy?: string,
 ): Promise<Omit<Run, 'scenario' | 'tool'>> {
-  const { stdout, maxRssMb } = await measure([
-    process.execPath,
-    childScript,
-    '--child',
-    url,
-    dir,
-    segmented ? '1' : '0',
-  ]);
+  const { stdout, maxRssMb } = await measure(
+    [process.execPath, childScript, '--child', url, dir, segmented ? '1' : '0'],
+    proxy ? { ...process.env, http_proxy: proxy, https_proxy: proxy, no_proxy: '' } : process.env,
+  );
   const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as ChildReport;
   // The child's own timer covers the download (fsync included) but not node + tsx start-up.
   return {
@@ -126,14 +124,23 @@ async function runTool(
   url: string,
   dir: string,
   want: string,
+  proxy?: string,
 ): Promise<Omit<Run, 'scenario' | 'tool'>> {
   const out = join(dir, `${kind}.bin`);
   // `curl-verified` does the work ours does besides transferring: hash the file and fsync it.
   const cmd =
     kind === 'curl'
-      ? ['curl', '-s', '-o', out, url]
+      ? ['curl', '-s', ...(proxy ? ['--noproxy', '', '-x', proxy] : []), '-o', out, url]
       : kind === 'curl-verified'
-        ? ['sh', '-c', 'curl -s -o "$1" "$2" && sha256sum "$1" >/dev/null && sync "$1"', 'sh', out, url]
+        ? [
+            'sh',
+            '-c',
+            'curl -s $3 -o "$1" "$2" && sha256sum "$1" >/dev/null && sync "$1"',
+            'sh',
+            out,
+            url,
+            proxy ? `-x ${proxy}` : '',
+          ]
         : ['aria2c', '-x4', '-s4', '--allow-overwrite=true', '-q', '-d', dir, '-o', `${kind}.bin`, url];
   const { seconds, maxRssMb } = await measure(cmd);
   const ok = (await sha256File(out)) === want;
@@ -157,9 +164,27 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'ak-bench-'));
   const url = sim.putAsset('/bench/Big-x86_64.AppImage', { size, seed: SEED });
   const runs: Run[] = [];
+  // `--proxy-only`: just the rows through tinyproxy (ours and curl through the same proxy).
+  const proxyOnly = process.argv.includes('--proxy-only');
+  const { startTinyproxy } = await import('../test/helpers/tinyproxy.js');
+  const proxy = await startTinyproxy();
   try {
     const childScript = await bundleChild(dir);
-    for (const scenario of ['throttled', 'unthrottled'] as const) {
+    for (const [tool, fn] of [
+      ['ours via tinyproxy', () => runOurs(childScript, url, dir, false, want, proxy.url)],
+      ['ours, segmented x4 via tinyproxy', () => runOurs(childScript, url, dir, true, want, proxy.url)],
+      ['curl via tinyproxy', () => runTool('curl', url, dir, want, proxy.url)],
+      ['curl + sha256sum + fsync via tinyproxy', () => runTool('curl-verified', url, dir, want, proxy.url)],
+    ] as const) {
+      const results: Omit<Run, 'scenario' | 'tool'>[] = [];
+      for (let i = 0; i < reps; i++) results.push(await fn());
+      const seconds = median(results.map((r) => r.seconds));
+      runs.push({ scenario: 'proxied', tool, seconds, maxRssMb: undefined, ok: results.every((r) => r.ok) });
+      process.stderr.write(`proxied ${tool}: ${seconds.toFixed(2)} s\n`);
+    }
+    const proxied = (await proxy.requests()).gets.length;
+    if (proxied < 2 * reps) throw new Error(`only ${proxied} requests went through tinyproxy`);
+    for (const scenario of proxyOnly ? [] : (['throttled', 'unthrottled'] as const)) {
       sim.clearFaults();
       if (scenario === 'throttled')
         sim.fault('/bench/Big-x86_64.AppImage', { throttleBytesPerSec: throttle });
@@ -188,6 +213,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await proxy.stop();
     await sim.stop();
     await rm(dir, { recursive: true, force: true });
   }
@@ -215,6 +241,14 @@ function scenarioNote(throttle: number): string {
 function targets(runs: Run[]): string[] {
   const t = (scenario: string, tool: string): number =>
     runs.find((r) => r.scenario === scenario && r.tool === tool)?.seconds ?? NaN;
+  // Throughput ratio = curl's time / ours through the same tinyproxy.
+  const proxied = t('proxied', 'curl via tinyproxy') / t('proxied', 'ours via tinyproxy');
+  const sameWork =
+    t('proxied', 'curl + sha256sum + fsync via tinyproxy') / t('proxied', 'ours via tinyproxy');
+  const proxyLine =
+    `- through tinyproxy: ours (plain) has ${proxied.toFixed(2)}x curl's throughput (target >= 0.9: ${proxied >= 0.9 ? 'met' : 'MISSED'}), ` +
+    `${sameWork.toFixed(2)}x that of curl + sha256sum + fsync`;
+  if (!runs.some((r) => r.scenario !== 'proxied')) return [proxyLine];
   const speedup = t('throttled', 'ours, plain') / t('throttled', 'ours, segmented x4');
   const vsAria = t('throttled', 'ours, segmented x4') / t('throttled', 'aria2c -x4 -s4');
   const plainVsCurl = t('unthrottled', 'ours, plain') / t('unthrottled', 'curl');
@@ -231,17 +265,19 @@ function targets(runs: Run[]): string[] {
       `(target <= 1.15: ${mark(Math.min(plainVsCurl, segVsCurl) <= 1.15)})`,
     `- unthrottled, same work (hash + fsync): plain takes ${plainVsVerified.toFixed(2)}x the time of curl + sha256sum + fsync`,
     `- our peak RSS ${ourRss.toFixed(0)} MB (target < 100: ${mark(ourRss < 100)})`,
+    proxyLine,
   ];
 }
 
 /** Child mode: one download, then a JSON line with the timing and digest. */
 async function child(url: string, dir: string, segmented: boolean): Promise<void> {
   const { download } = await import('../src/transfer/download/index.js');
-  const { createHttpSettings } = await import('../src/http/settings.js');
+  const { httpSettingsFor } = await import('../src/http/proxy-settings.js');
   const started = process.hrtime.bigint();
   const r = await download({
     url,
-    http: createHttpSettings(),
+    // The environment's proxy variables, as a run reads them (the proxied rows set them).
+    http: httpSettingsFor(process.env),
     destDir: dir,
     tempPrefix: '.ak-bench-',
     segmented,

@@ -24,6 +24,8 @@ export const TOOLS = [
   { command: 'zsh', pkg: 'zsh' },
   // examples/ansible/site.yml is run for real (test/e2e/ansible/playbook.test.ts).
   { command: 'ansible-playbook', pkg: 'ansible-core' },
+  // A real forward proxy for the proxy tests (test/helpers/tinyproxy.ts).
+  { command: 'tinyproxy', pkg: 'tinyproxy' },
 ];
 
 const SUDO_PROBE_MS = 10_000;

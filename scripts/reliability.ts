@@ -43,6 +43,13 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'fault',
+    name: 'proxies',
+    covers:
+      'hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, credentials never shown, token kept from plain-http proxies',
+    files: ['test/http/proxy-env.test.ts', 'test/e2e/update/proxy.test.ts'],
+  },
+  {
+    kind: 'fault',
     name: 'downloader faults',
     covers: 'dropped, stalled, short, 5xx, wrong ranges; resume and retry',
     files: ['test/transfer/download/faults.test.ts'],

@@ -1,8 +1,7 @@
 import { resolvePaths, type Layout } from '../config/paths.js';
 import type { Context } from '../core/context.js';
 import type { EventSink } from '../core/events.js';
-import { createCaStore } from '../http/ca-store.js';
-import { createHttpSettings } from '../http/settings.js';
+import { httpSettingsFor } from '../http/proxy-settings.js';
 
 /** Global options every command receives. */
 export interface GlobalOptions {
@@ -23,6 +22,6 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv, emit:
     now: () => new Date(),
     arch: process.arch,
     emit,
-    http: createHttpSettings({ ca: createCaStore(env) }),
+    http: httpSettingsFor(env),
   };
 }

@@ -126,6 +126,14 @@ async function scheduleCommand(
       ...r.program.warnings.map((w) => out.c.yellow(`warning: ${termMessage(w)}`)),
       ...(r.program.hint ? [`  hint: ${termMessage(r.program.hint)}`] : []),
     );
+    if (r.proxy.written.length > 0) lines.push(`the timer gets the shell's ${r.proxy.written.join(', ')}`);
+    if (r.proxy.withheld.length > 0) {
+      lines.push(
+        out.c.yellow(
+          `warning: ${r.proxy.withheld.join(', ')} holds a password and is not written into the unit; set https_proxy/http_proxy in config.yml so the timer uses the proxy`,
+        ),
+      );
+    }
     if (r.linger.enabled === false && r.linger.user !== undefined) {
       lines.push(
         `the timer runs only while you are logged in; to run it while logged out too: loginctl enable-linger ${termText(shellQuote(r.linger.user))}`,
@@ -140,6 +148,8 @@ async function scheduleCommand(
       warnings: r.program.warnings,
       hint: r.program.hint ?? null,
       linger: r.linger.enabled ?? null,
+      proxy_environment: r.proxy.written,
+      proxy_withheld: r.proxy.withheld,
     });
   }
   if (action === 'remove') {

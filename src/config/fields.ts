@@ -55,6 +55,10 @@ function forgeUrl(kind: ForgeUrlKind) {
   });
 }
 
+// Checked as a proxy URL where the run's network settings are built (PROXY_INVALID); here only
+// bounded, since the value may hold a password and must never be echoed in a config error.
+const proxySetting = z.string().trim().max(2048, 'is too long');
+
 const pathString = z.string().trim().min(1, 'must not be empty');
 
 const namingFormat = z
@@ -373,6 +377,38 @@ export const GLOBAL_FIELDS = [
     aliases: [],
     schema: z.boolean(),
     extension: true,
+  }),
+  field({
+    key: 'https_proxy',
+    type: 'string (URL)',
+    default: undefined,
+    description:
+      'Proxy for https requests (http://[user:password@]host:port, or socks5h://…); over the https_proxy variable. See docs/network.md.',
+    aliases: [],
+    schema: proxySetting,
+    extension: true,
+    globalOnly: true,
+  }),
+  field({
+    key: 'http_proxy',
+    type: 'string (URL)',
+    default: undefined,
+    description: 'Proxy for plain http requests; over the http_proxy variable.',
+    aliases: [],
+    schema: proxySetting,
+    extension: true,
+    globalOnly: true,
+  }),
+  field({
+    key: 'no_proxy',
+    type: 'string',
+    default: undefined,
+    description:
+      'Hosts reached directly: comma-separated names (suffixes), IPs, CIDR ranges, host:port, or *; over the no_proxy variable.',
+    aliases: [],
+    schema: proxySetting,
+    extension: true,
+    globalOnly: true,
   }),
   field({
     key: 'auto_self_update',

@@ -121,6 +121,8 @@ async function sendWithRetries(
       res = await sendRequest(http, url, { method, headers, signal });
     } catch (err) {
       if (signal.aborted) throw abortError(url, options.signal, timeoutMs, phase, err);
+      // Already a tool error (a proxy's 407): another attempt would get the same answer.
+      if (err instanceof KeeperError) throw err;
       if (err instanceof TransportError && err.code === TransportCode.certificate) {
         throw httpError('HTTP_CERTIFICATE', phase, url, certificateMessage(url, err.message), { cause: err });
       }

@@ -1,12 +1,13 @@
 /**
  * The network settings of one run (`ctx.http`): the keep-alive agents every request goes
- * through and the connect timeout. Built once per run by the command layer and passed down, so
- * a later setting (a proxy, a CA store) is one field here and one line where it is read; tests
- * build their own.
+ * through, the connect timeout, the proxy rules and the certificate authorities. Built once per
+ * run by the command layer and passed down; tests build their own.
  */
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import { createCaStore, type CaStore } from './ca-store.js';
+import { createProxyAgentPool, type TunnelCounter } from './proxy-agents.js';
+import { isDirect, proxyFor, type ProxyRules } from './proxy-env.js';
 
 // node:http and node:https (with tls, net and crypto behind them) are loaded on the first request:
 // Context is built for every command, and `list` or `validate` never fetch; loading them cost more
@@ -16,14 +17,31 @@ import { createCaStore, type CaStore } from './ca-store.js';
 /** What every HTTP request of a run shares. */
 export interface HttpSettings {
   /**
-   * The agent a request to `target` goes through: the keep-alive agent of its protocol. It sees
-   * the whole URL so a per-host rule (a proxy and its exceptions) is decided here, in one place.
+   * The agent a request to `target` goes through: the keep-alive agent of its protocol, or of the
+   * proxy that serves it. It sees the whole URL so a per-host rule (a proxy and its exceptions)
+   * is decided here, in one place.
    */
   agentFor(target: URL): HttpAgent;
   /** Time to establish a new TCP connection. */
   connectTimeoutMs: number;
   /** The certificate authorities https connections trust (read on the first TLS connection). */
   ca: CaStore;
+  /** The proxy rules of the run (docs/network.md); undefined: every request goes direct. */
+  proxy: ProxyRules | undefined;
+  /** Proxy tunnels and connections opened so far (tests and benchmarks read it). */
+  tunnels: TunnelCounter;
+  /** The effective proxy variables, for children that make their own requests (resolver scripts). */
+  proxyEnv: Record<string, string>;
+}
+
+/** What createHttpSettings may be given. */
+export interface HttpSettingsOptions {
+  connectTimeoutMs?: number;
+  ca?: CaStore;
+  proxy?: ProxyRules | undefined;
+  proxyEnv?: Record<string, string>;
+  /** A proxy setting that could not be read: every request fails with it instead of going direct. */
+  proxyError?: Error | undefined;
 }
 
 // Per origin: four segments of each of a few parallel downloads plus metadata requests. Requests
@@ -51,14 +69,22 @@ const agentOptions = {
  * Settings with their own agents, created on first use. Idle sockets are unref'd by node, so
  * they never keep the process alive.
  */
-export function createHttpSettings(
-  overrides: Partial<Pick<HttpSettings, 'connectTimeoutMs' | 'ca'>> = {},
-): HttpSettings {
+export function createHttpSettings(overrides: HttpSettingsOptions = {}): HttpSettings {
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
   const ca = overrides.ca ?? createCaStore(process.env);
+  const proxy = overrides.proxy && !isDirect(overrides.proxy) ? overrides.proxy : undefined;
+  const tunnels: TunnelCounter = { opened: 0 };
+  let viaProxy: ReturnType<typeof createProxyAgentPool> | undefined;
   return {
     agentFor(target: URL): HttpAgent {
+      if (overrides.proxyError) throw overrides.proxyError;
+      const through = proxy ? proxyFor(proxy, target) : undefined;
+      if (through) {
+        // A proxy agent replaces the agent's own TLS options: it gets the run's CA store too.
+        viaProxy ??= createProxyAgentPool({ ...agentOptions, secureContext: ca.secureContext() }, tunnels);
+        return viaProxy(through, target);
+      }
       if (target.protocol === 'https:') {
         // One TLS context for the run: the CA files are read here, on the first https request.
         return (httpsAgent ??= new (process.getBuiltinModule('node:https').Agent)({
@@ -70,5 +96,8 @@ export function createHttpSettings(
     },
     connectTimeoutMs: overrides.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ca,
+    proxy,
+    tunnels,
+    proxyEnv: overrides.proxyEnv ?? {},
   };
 }

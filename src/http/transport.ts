@@ -13,6 +13,12 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { HttpSettings } from './settings.js';
+import {
+  isProxyAuthRefusal,
+  proxyAuthRequired,
+  readableByProxy,
+  withoutCredentials,
+} from './proxy-request.js';
 import { ResponseBody } from './transport-body.js';
 import { fromSocketError, TransportCode, TransportError } from './transport-errors.js';
 
@@ -99,9 +105,11 @@ function sendOnce(
       return;
     }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const proxy = readableByProxy(http, target);
     const req: ClientRequest = send(target, {
       method,
-      headers: options.headers,
+      // A plain-http request through a proxy is readable by it: the token and cookies stay home.
+      headers: proxy ? withoutCredentials(options.headers) : options.headers,
       agent: http.agentFor(target),
     });
     let timer: NodeJS.Timeout | undefined;
@@ -128,6 +136,9 @@ function sendOnce(
     };
 
     signal?.addEventListener('abort', onAbort, { once: true });
+    // The proxy's answer to CONNECT: a failed one is replayed as this request's response.
+    let tunnelStatus: number | undefined;
+    req.once('proxyConnect', (answer: { statusCode?: number }) => (tunnelStatus = answer.statusCode));
     req.once('socket', (socket: Socket) => {
       if (!socket.connecting) {
         waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
@@ -157,6 +168,12 @@ function sendOnce(
         return;
       }
       stopWaiting();
+      if (http.proxy && isProxyAuthRefusal(res.statusCode ?? 0, tunnelStatus)) {
+        res.destroy();
+        req.destroy();
+        reject(proxyAuthRequired(http, target));
+        return;
+      }
       body = new ResponseBody(res, req, {
         url,
         expectedLength: announcedLength(method, res),

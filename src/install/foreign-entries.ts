@@ -46,7 +46,13 @@ export function readEntryTarget(
 ): { target: string | undefined; icon: string | undefined; appImage: boolean; ours: boolean } | undefined {
   const file = readSmallFileSync(path, MAX_ENTRY_BYTES);
   if (file.kind !== 'text') return undefined;
-  const entry = parseDesktopEntry(file.text);
+  let entry;
+  try {
+    entry = parseDesktopEntry(file.text);
+  } catch {
+    // Not a desktop entry we can read (any file may sit there): nothing to match or retire.
+    return undefined;
+  }
   const main = getGroup(entry, MAIN_GROUP);
   const program = getExec(main)?.[0] ?? getString(entry, MAIN_GROUP, 'TryExec')?.trim();
   const target = program && isAbsolute(program) ? program : undefined;

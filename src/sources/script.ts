@@ -64,6 +64,8 @@ export async function resolveScript(
     timeout,
     {
       ...scriptEnv(deps.ctx.env, strategy.script_env_token === true),
+      // The run's effective proxy (config.yml over the environment), so the script's curl agrees.
+      ...deps.ctx.http.proxyEnv,
       APP_NAME: settings.name,
       APP_VERSION: deps.installedVersion ?? '',
       APP_ARCH: appImageArch(deps.ctx.arch),

@@ -52,6 +52,10 @@ const SAMPLES: Record<string, Sample> = {
   min_release_age: { config: '3d', recipe: 0, expectConfig: 259_200, expectRecipe: 0 },
   launch_fixes: { config: false, recipe: true },
   auto_self_update: { config: true, recipe: false },
+  ca_file: { config: '/etc/ssl/corp-ca.pem', recipe: '/tmp/other-ca.pem' },
+  https_proxy: { config: 'http://proxy.corp:3128', recipe: 'http://other:8080' },
+  http_proxy: { config: 'http://proxy.corp:3128', recipe: 'http://other:8080' },
+  no_proxy: { config: '.corp.lan,10.0.0.0/8', recipe: 'localhost' },
   catalogues: {
     config: ['https://a.example/feed.json', { url: 'https://b.example/apps.json', format: 'keeper' }],
     recipe: [],

@@ -53,6 +53,13 @@ void describe('foreign desktop entries and their retirement', () => {
     assert.deepEqual(await foreignEntriesFor(w.file, w), []);
   });
 
+  void test('a file that is no desktop entry is skipped, never an error', async () => {
+    const w = await world();
+    await writeFile(join(w.applicationsDir, `appimagekit_${MD5}-Broken.desktop`), 'Exec=no group\n');
+    await writeFile(join(w.applicationsDir, 'binary.desktop'), Buffer.from([0, 1, 2, 0xff]));
+    assert.deepEqual(await foreignEntriesFor(w.file, w), []);
+  });
+
   void test("Gear Lever's Icon= naming a file outside its .icons folder is left alone", async () => {
     const w = await world();
     const precious = join(w.base, 'precious.txt');

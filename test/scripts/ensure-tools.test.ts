@@ -22,6 +22,7 @@ const ALL = [
   'gpg',
   'zsh',
   'ansible-playbook',
+  'tinyproxy',
 ];
 
 // apt-get logs its arguments; `install` creates the commands listed in FAKE_INSTALLS, as a real
@@ -97,7 +98,7 @@ void describe('ensure-tools', () => {
 
   void it('as root, installs the missing packages with apt-get update then apt-get install -y', async () => {
     const f = await fake({
-      present: ['zsyncmake', 'zsync', 'desktop-file-validate', 'zsh', 'ansible-playbook'],
+      present: ['zsyncmake', 'zsync', 'desktop-file-validate', 'zsh', 'ansible-playbook', 'tinyproxy'],
       apt: true,
       sudo: false,
     });

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { httpSettingsFor } from '../../src/http/proxy-settings.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,22 @@ void describe('script strategy', () => {
     assert.equal(outcome.resolution.version, '1.0+parent');
     assert.equal(outcome.resolution.assetName, 'scripted-aarch64.AppImage');
     assert.equal(outcome.resolution.identity, 'https://example.invalid/scripted-aarch64.AppImage|1.0+parent');
+  });
+
+  void test("the script sees the run's effective proxy: config.yml over the environment", async () => {
+    const ctx = makeContext({ https_proxy: 'http://env-proxy:1', no_proxy: 'env.example' }, 'arm64');
+    ctx.http = httpSettingsFor(ctx.env, { https_proxy: 'http://cfg-proxy:3128' });
+    const path = join(dir, 'proxy.sh');
+    await writeFile(path, 'echo https://example.invalid/a\necho "$https_proxy|$HTTPS_PROXY|$no_proxy"');
+    const settings = makeSettings(
+      { strategy: 'script', script_path: path },
+      { name: 'scripted', recipeDir: dir },
+    );
+    const outcome = await resolveApp(settings, makeDeps(ctx));
+    assert.equal(
+      outcome.kind === 'resolved' && outcome.resolution.version,
+      'http://cfg-proxy:3128|http://cfg-proxy:3128|env.example',
+    );
   });
 
   void test('APP_VERSION is empty when nothing is installed', async () => {

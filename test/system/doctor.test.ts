@@ -59,6 +59,7 @@ const ALL_OK_IDS = [
   'last-run',
   'launch-fixes',
   'schedule',
+  'proxy',
 ];
 
 /** A healthy setup: a script recipe, one installed app with desktop entry, icon, symlink, previous. */

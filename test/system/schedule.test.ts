@@ -199,6 +199,43 @@ void describe('schedule install, status, remove', () => {
     assert.equal(onJson.json?.linger, true);
   });
 
+  void test("the shell's proxy goes into the unit, a password stays out; doctor names what the timer lacks", async () => {
+    const proxyEnv = {
+      ...env,
+      https_proxy: 'http://proxy.corp:3128',
+      NO_PROXY: '.corp.lan',
+      http_proxy: 'http://user:pw-s3cret@proxy.corp:3128',
+    };
+    const r = await runCli<{ proxy_environment: string[]; proxy_withheld: string[] }>(
+      ['--json', 'schedule', 'install'],
+      { env: proxyEnv },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json?.proxy_withheld, ['http_proxy']);
+    const service = await readFile(join(unitDir(), 'appimage-keeper.service'), 'utf8');
+    assert.match(service, /^Environment="?https_proxy=http:\/\/proxy\.corp:3128"?$/m);
+    assert.match(service, /^Environment="?no_proxy=\.corp\.lan"?$/m);
+    assert.doesNotMatch(service, /s3cret/);
+    const human = await runCli(['schedule', 'install'], { env: proxyEnv });
+    assert.match(human.stdout, /http_proxy holds a password[^\n]*config\.yml/);
+    assert.doesNotMatch(human.stdout + human.stderr, /s3cret/);
+
+    type Doctor = { checks: { id: string; status: string; message: string }[] };
+    const doctor = await runCli<Doctor>(['--json', 'doctor'], {
+      env: { ...proxyEnv, all_proxy: 'http://p:1' },
+    });
+    const proxy = doctor.json?.checks.find((c) => c.id === 'proxy');
+    assert.equal(proxy?.status, 'warn', doctor.stdout);
+    assert.match(proxy?.message ?? '', /http_proxy, all_proxy/);
+    assert.doesNotMatch(doctor.stdout, /s3cret/);
+    assert.match(doctor.stdout, /user:\*\*\*@proxy\.corp:3128/);
+    // Written by install: nothing to warn about once the shell matches the unit.
+    const calm = await runCli<Doctor>(['--json', 'doctor'], {
+      env: { ...env, https_proxy: 'http://proxy.corp:3128' },
+    });
+    assert.equal(calm.json?.checks.find((c) => c.id === 'proxy')?.status, 'ok', calm.stdout);
+  });
+
   void test('install without --every keeps the interval of the timer it wrote before', async () => {
     const timerPath = join(unitDir(), 'appimage-keeper.timer');
     const onCalendar = async () => /^OnCalendar=(.*)$/m.exec(await readFile(timerPath, 'utf8'))?.[1];

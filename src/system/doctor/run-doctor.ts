@@ -1,4 +1,5 @@
 import type { Context } from '../../core/context.js';
+import { hasProxyFields, httpSettingsFor } from '../../http/proxy-settings.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';
 import { deadAppImageEntriesCheck } from './foreign-checks.js';
@@ -6,6 +7,7 @@ import { launchChecks } from './launch-checks.js';
 import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
 import { certificateCheck } from './cert-checks.js';
+import { proxyCheck } from './proxy-checks.js';
 import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
 import { systemPermissionCheck } from './system-perm-checks.js';
@@ -18,6 +20,7 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
+  if (hasProxyFields(config.global)) ctx.http = httpSettingsFor(ctx.env, config.global, ctx.http.ca);
   const [dirs, tools, state, lock, launch, schedule, entries] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
@@ -42,6 +45,7 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     launch,
     entries,
     schedule,
+    proxyCheck(ctx, config.global),
   ];
   ctx.http.ca.setCaFile(config.global.ca_file);
   if (opts.online) {

@@ -11,6 +11,7 @@ import { runProgram } from '../run-program.js';
 import type { ProcessFacts } from '../self-update/install-kind.js';
 import { parseInterval, type TimerSchedule } from './interval.js';
 import { lingerState, type LingerState } from './linger.js';
+import { unitProxyEnvironment } from './proxy-environment.js';
 import { UNIT_HEADER } from './service-file.js';
 import { chooseServiceProgram, type ServiceProgram } from './service-program.js';
 import {
@@ -48,6 +49,8 @@ export interface ScheduleInstall extends ScheduleChange {
   program: ServiceProgram;
   /** Whether the user's manager outlives logout, so the timer also runs while logged out. */
   linger: LingerState;
+  /** Proxy variables written into the unit, and those withheld because they hold credentials. */
+  proxy: { written: string[]; withheld: string[] };
 }
 
 /** Timer and service properties reported by the user manager. */
@@ -115,12 +118,14 @@ export async function installSchedule(
   const schedule = parseInterval(opts.every ?? keptEvery(loc));
   await checkCalendar(ctx, schedule);
   const program = await chooseServiceProgram(opts.facts, ctx.env);
+  const proxy = unitProxyEnvironment(ctx.env);
   const cmd = {
     program: program.argv,
     unitPath: program.unitPath,
     configDir: loc.configDir,
     system: ctx.paths.layout === 'system',
     locked: opts.locked,
+    proxyEnv: proxy.written,
   };
   const units = renderUnits(loc.base, cmd, schedule);
   await mkdir(loc.dir, { recursive: true });
@@ -136,6 +141,7 @@ export async function installSchedule(
     execStart: serviceArgv(cmd),
     program,
     linger: await lingerState(ctx.env),
+    proxy: { written: Object.keys(proxy.written), withheld: proxy.withheld },
     ...done,
   };
 }

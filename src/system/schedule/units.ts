@@ -16,6 +16,8 @@ export interface ServiceCommand {
   system?: boolean | undefined;
   /** Run `update --locked` (a fleet machine following the lock file). */
   locked?: boolean | undefined;
+  /** The shell's proxy variables without credentials (see proxy-environment.ts). */
+  proxyEnv?: Record<string, string> | undefined;
 }
 
 /** The two unit files, by file name. */
@@ -60,6 +62,8 @@ export function renderUnits(base: string, cmd: ServiceCommand, schedule: TimerSc
     'Type=oneshot',
     // The user manager does not see the shell's PATH; a script launcher needs it for its interpreter.
     ...(cmd.unitPath ? [`Environment=${systemdEnvQuote(`PATH=${cmd.unitPath}`)}`] : []),
+    // Nor the shell's proxy: the run must reach the network the same way the shell does.
+    ...Object.entries(cmd.proxyEnv ?? {}).map(([k, v]) => `Environment=${systemdEnvQuote(`${k}=${v}`)}`),
     `ExecStart=${serviceArgv(cmd).map(systemdQuote).join(' ')}`,
     // A background job: yield the CPU to whatever the user is doing.
     'Nice=10',

@@ -106,7 +106,7 @@ void describe('metadata HTTP client', () => {
   });
 
   void test('json() names the URL when the body is not JSON', async () => {
-    const url = sim.putAsset('/page.html', Buffer.from('<html></html>'));
+    const url = sim.putAsset('/page.txt', Buffer.from('not json: a plain text answer'));
     const res = await request(http, url);
     assert.throws(
       () => res.json(),

@@ -1,0 +1,55 @@
+/**
+ * The keep-alive agents that reach a target through a proxy, from the `proxy-agent` family npm
+ * builds on (docs/decisions.md): HTTPS through a `CONNECT` tunnel the proxy resolves the name
+ * for, HTTP in absolute form, SOCKS through socks-proxy-agent. One agent per proxy and target
+ * scheme for the whole run, so tunnels are pooled per target host like direct connections.
+ */
+import type { Agent as HttpAgent, AgentOptions as HttpAgentOptions } from 'node:http';
+import type { SecureContext } from 'node:tls';
+
+/** Keep-alive options of the run's agents, with its TLS context for tunnelled https. */
+type AgentOptions = HttpAgentOptions & { secureContext?: SecureContext };
+import { HttpProxyAgent } from 'http-proxy-agent';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { SocksProxyAgent } from 'socks-proxy-agent';
+
+/** Gives the agent that reaches `target` through `proxy`, created on first use. */
+export type ProxyAgentPool = (proxy: URL, target: URL) => HttpAgent;
+
+/** Tunnels (CONNECT or SOCKS connections) opened so far, counted for benchmarks and tests. */
+export interface TunnelCounter {
+  opened: number;
+}
+
+/** A pool of proxy agents sharing the direct agents' keep-alive and socket limits. */
+export function createProxyAgentPool(options: AgentOptions, counter?: TunnelCounter): ProxyAgentPool {
+  const agents = new Map<string, HttpAgent>();
+  return (proxy, target) => {
+    const socks = proxy.protocol.startsWith('socks');
+    const key = `${proxy.href} ${socks ? 'any' : target.protocol}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = makeAgent(proxy, target, options, socks);
+      if (counter) countTunnels(agent, counter);
+      agents.set(key, agent);
+    }
+    return agent;
+  };
+}
+
+function makeAgent(proxy: URL, target: URL, options: AgentOptions, socks: boolean): HttpAgent {
+  if (socks) return new SocksProxyAgent(proxy, options);
+  if (target.protocol === 'https:') return new HttpsProxyAgent(proxy, options);
+  return new HttpProxyAgent(proxy, options);
+}
+
+// agent-base opens a connection through its `connect` hook; each call is one new tunnel or
+// proxy connection (a reused keep-alive socket never reaches it).
+function countTunnels(agent: HttpAgent, counter: TunnelCounter): void {
+  const withConnect = agent as unknown as { connect: (...args: unknown[]) => Promise<unknown> };
+  const connect = withConnect.connect.bind(agent);
+  withConnect.connect = (...args: unknown[]) => {
+    counter.opened++;
+    return connect(...args);
+  };
+}
