@@ -38,6 +38,9 @@ void describe('remove keeps the app removed', () => {
     assert.equal(appOf(u, app).reason, `removed; run \`update ${app}\` to install it again`);
     assert.deepEqual(await listDir(w.storageDir), ['.appimage-keeper-owners', 'stays.AppImage']);
     assert.deepEqual(await listDir(join(w.storageDir, '.appimage-keeper-owners')), ['stays.AppImage.owner']);
+    // A plain update does not list it, but its summary names it: a count never stands for nobody.
+    const plain = await w.cli(['update']);
+    assert.match(plain.stdout, new RegExp(`1 skipped \\(removed: ${app}\\)`));
     const human = await w.cli(['update', '--show-all']);
     assert.match(human.stdout, new RegExp(`skipped +${app} +removed; run \`update ${app}\``));
     // check does not report it either, unless it is named.
