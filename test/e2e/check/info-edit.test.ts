@@ -212,6 +212,30 @@ void describe('edit APP', () => {
     }
   });
 
+  void test('answering n discards the invalid edit, as crontab -e does: the recipe is as before', async () => {
+    const h = await makeTmpHome();
+    try {
+      const file = await h.writeRecipe('tool', GOOD);
+      const editor = await fakeEditor(h, [GOOD.replace('etag', 'sometimes')]);
+      const stdin = Object.assign(new PassThrough(), { isTTY: true });
+      stdin.end('n\n');
+      const r = await edit(h, { ...h.env, EDITOR: editor }, stdin);
+      assert.equal(r.code, 1);
+      assert.deepEqual([r.json.valid, r.json.restored], [false, true]);
+      assert.equal(await readFile(file, 'utf8'), GOOD, 'the previous recipe is back');
+      assert.match(r.stderr, /discarded/);
+      const valid = await runCliInProcess({
+        argv: ['validate'],
+        env: h.env,
+        stdout: new Sink(),
+        stderr: new Sink(),
+      });
+      assert.equal(valid, 0);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
   void test('no editor set is a usage error with a hint', async () => {
     const h = await makeTmpHome();
     try {
