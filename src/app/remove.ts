@@ -1,4 +1,5 @@
 import { rm, rmdir, stat } from 'node:fs/promises';
+import { hasInstall } from '../state/has-install.js';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
@@ -11,7 +12,6 @@ import { PREVIOUS_DIR } from '../install/place.js';
 import { managedStorageDirs } from './managed-dirs.js';
 import { removeSymlink } from '../install/symlink.js';
 import type { StateStore } from '../state/store.js';
-import type { AppState } from '../state/types.js';
 
 /** What `remove` did for one app. */
 export interface RemoveOutcome {
@@ -55,10 +55,6 @@ async function removeEmptyPreviousDir(dir: string): Promise<void> {
 }
 
 /** True when state records something of the app on disk (a removed or never-installed app has nothing). */
-function hasInstall(state: AppState | undefined): boolean {
-  return !!(state?.installed || state?.previous || state?.symlink || state?.integration);
-}
-
 /**
  * Undoes an install exactly as state recorded it: the AppImage, the kept previous version, desktop
  * entry, icons and symlink. The state entry then only marks the app removed, so `update` does not

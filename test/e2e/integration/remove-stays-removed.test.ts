@@ -121,4 +121,20 @@ void describe('remove keeps the app removed', () => {
     assert.match(o.stdout, /no orphans found/);
     assert.equal((await w.state()).apps.gone, undefined);
   });
+
+  void test('an app that was only checked is no orphan for doctor, as for remove --orphans', async () => {
+    const w = await suite.world();
+    await w.recipe('peeked');
+    publishHubRelease(suite.sim, 'peeked', '1.0', await fixtureAppImage('peeked', '1.0'));
+    assert.equal((await w.cli(['check'])).code, 0);
+    assert.ok((await w.state()).apps.peeked, 'check recorded what it saw');
+    await rm(join(w.home.appsDir, 'peeked'), { recursive: true });
+    const doc = await w.cli(['--json', 'doctor']);
+    const checks = (doc.json as { checks: { id: string; status: string; message: string }[] }).checks;
+    const orphans = checks.find((c) => c.id === 'orphans');
+    assert.equal(orphans?.status, 'ok', orphans?.message);
+    const o = await w.cli(['remove', '--orphans']);
+    assert.match(o.stdout, /no orphans found/);
+    assert.equal((await w.state()).apps.peeked, undefined, 'its stale entry is forgotten');
+  });
 });
