@@ -89,7 +89,35 @@ void describe('info APP', () => {
         [['app:My App', new URL(sim.url).host]],
         JSON.stringify(limited.json?.app),
       );
-      const human = await w.run(['info', 'My App']);
+      // Plain `info` is a summary of about ten lines; -v (or --json) is the full record.
+      const short = await w.run(['info', 'My App']);
+      assert.equal(short.code, 0, short.stderr);
+      const rows = short.stdout.trimEnd().split('\n');
+      assert.ok(rows.length <= 12, short.stdout);
+      assert.deepEqual(
+        rows.slice(1, 10).map((r) => /^ {2}(\S+(?: \S+)?) {2,}/.exec(r)?.[1]),
+        [
+          'source',
+          'installed',
+          'latest',
+          'file',
+          'desktop entry',
+          'last check',
+          'last error',
+          'hold',
+          'recipe',
+        ],
+        short.stdout,
+      );
+      assert.match(short.stdout, new RegExp(`^ {2}source +forge ${sim.url}/e2e/myapp \\(myapp-\\*\\)$`, 'm'));
+      assert.match(short.stdout, /^ {2}installed +1\.0 /m);
+      assert.match(short.stdout, /^ {2}latest +1\.0/m);
+      assert.ok(short.stdout.includes(join(w.storageDir, 'My_App.AppImage')), short.stdout);
+      assert.match(short.stdout, /^ {2}desktop entry +\S+\.desktop$/m);
+      assert.match(short.stdout, /^ {2}hold +no$/m);
+      assert.match(short.stdout, /-v info/);
+      assert.doesNotMatch(short.stdout, /create_symlinks/);
+      const human = await w.run(['-v', 'info', 'My App']);
       assert.equal(human.code, 0);
       assert.match(human.stdout, /create_symlinks +true +recipe/);
       assert.match(human.stdout, /installed\.version +1\.0/);
