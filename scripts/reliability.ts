@@ -121,8 +121,12 @@ const SUITES: Suite[] = [
   {
     kind: 'hostile input',
     name: 'terminal text',
-    covers: 'control characters and huge strings from forges, scripts and files',
-    files: ['test/render/terminal-text.test.ts', 'test/e2e/update/hostile-text.test.ts'],
+    covers: 'control characters and huge strings from forges, scripts, files and the command line',
+    files: [
+      'test/render/terminal-text.test.ts',
+      'test/e2e/update/hostile-text.test.ts',
+      'test/cli/command-habits.test.ts',
+    ],
   },
   {
     kind: 'hostile input',

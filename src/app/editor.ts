@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { lstat, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../state/atomic-write.js';
 
 /** The user's editor command: $VISUAL, then $EDITOR (either may carry arguments, e.g. "code --wait"). */
 export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
@@ -20,4 +22,21 @@ export function openInEditor(editor: string, file: string, env: NodeJS.ProcessEn
     child.on('error', () => resolve(null));
     child.on('close', (code) => resolve(code));
   });
+}
+
+/**
+ * The recipe as it is before the editor opens, and a way to put it back (what `crontab -e` does
+ * with an edit the user gives up on). Undefined when it is too large to hold or cannot be read:
+ * then there is nothing to restore, and the edit stays as saved.
+ */
+export async function snapshotFile(
+  file: string,
+  root: string,
+  maxBytes: number,
+): Promise<{ restore: () => Promise<void> } | undefined> {
+  const info = await lstat(file).catch(() => undefined);
+  if (!info?.isFile() || info.size > maxBytes) return undefined;
+  const data = await readFile(file).catch(() => undefined);
+  if (!data || data.length > maxBytes) return undefined;
+  return { restore: () => writeFileAtomic(file, data, { root, mode: info.mode & 0o777 }) };
 }

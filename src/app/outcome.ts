@@ -59,6 +59,8 @@ export interface AppOutcome {
   held?: boolean | undefined;
   /** Parallel connections of a segmented full download. */
   connections?: number | undefined;
+  /** Why a dry run would download (`new version`, `installed file is missing`); not in the JSON. */
+  because?: string | undefined;
   /** The asset URL (dry-run shows what would be downloaded). */
   url?: string | undefined;
   /** Where the desktop entry went (updated apps with desktop integration). */

@@ -1,4 +1,5 @@
 import { rm, rmdir, stat } from 'node:fs/promises';
+import { hasInstall } from '../state/has-install.js';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { describeError } from '../core/errors.js';
@@ -12,7 +13,6 @@ import { managedStorageDirs } from './managed-dirs.js';
 import { removeSymlink } from '../install/symlink.js';
 import { restoreRetired } from '../install/retire.js';
 import type { StateStore } from '../state/store.js';
-import type { AppState } from '../state/types.js';
 
 /** What `remove` did for one app. */
 export interface RemoveOutcome {
@@ -60,10 +60,6 @@ async function removeEmptyPreviousDir(dir: string): Promise<void> {
 }
 
 /** True when state records something of the app on disk (a removed or never-installed app has nothing). */
-function hasInstall(state: AppState | undefined): boolean {
-  return !!(state?.installed || state?.previous || state?.symlink || state?.integration);
-}
-
 /**
  * Undoes an install exactly as state recorded it: the AppImage, the kept previous version, desktop
  * entry, icons and symlink. The state entry then only marks the app removed, so `update` does not

@@ -166,6 +166,7 @@ export async function updateApps(
         status: 'skipped',
         skip: 'dry_run',
         reason: `dry run: would download (${step.reason})`,
+        because: step.reason,
       };
     }
     try {

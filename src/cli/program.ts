@@ -28,9 +28,12 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
 
 /** Examples of the program itself, shown by the root `--help`, docs/cli.md and the man page. */
 export const PROGRAM_EXAMPLES: readonly Example[] = [
-  ['appimage-keeper init --app obsidian --strategy forge', 'scaffold a recipe'],
+  ['appimage-keeper search obsidian', 'find an app in the catalogues'],
+  ['appimage-keeper add obsidian --install', 'write its recipe and install it'],
+  ['appimage-keeper adopt --scan ~/Applications', 'take over the AppImages you already have'],
   ['appimage-keeper update', 'install or update every app'],
   ['appimage-keeper schedule install', 'update daily with a systemd user timer'],
+  ['appimage-keeper init --app obsidian --strategy forge', 'write a recipe by hand'],
 ];
 
 function toOption(f: FlagSpec): Option {

@@ -1,9 +1,9 @@
 import type { Command, CommanderError } from 'commander';
-import { didYouMean } from '../config/did-you-mean.js';
 import { ExitCode } from '../core/errors.js';
 import type { Invocation } from './invocation.js';
 import type { CommandResult } from '../commands/result.js';
 import { guardTerminal } from '../render/terminal-text.js';
+import { suggestCommand } from './command-habits.js';
 
 /**
  * What the program does when no subcommand matched: `help [command]`, an unknown command (with a
@@ -12,15 +12,22 @@ import { guardTerminal } from '../render/terminal-text.js';
  */
 export function attachRootAction(program: Command, inv: Invocation, version: () => CommandResult): void {
   program.allowExcessArguments().action((_opts: unknown, cmd: Command) => {
-    const [word, topic] = cmd.args;
-    if (word === 'help') {
+    const [first, ...rest] = cmd.args;
+    const known = program.commands.map((c) => c.name());
+    let word = first;
+    let after = rest;
+    if (first === 'help') {
       // `help [command]`: commander's implicit help command, which a program action would swallow.
+      const [topic] = rest;
+      if (topic === undefined || topic === 'help') program.help();
       const sub = program.commands.find((c) => c.name() === topic);
-      (sub ?? program).help();
+      if (sub) sub.help();
+      // `help nosuch` is the same usage error as `nosuch`, not the root help with exit 0.
+      word = topic;
+      after = rest.slice(1);
     }
     if (word !== undefined) {
-      const known = program.commands.map((c) => c.name());
-      const near = didYouMean(word, known);
+      const near = suggestCommand(word, after, known);
       program.error(`error: unknown command '${word}'${near ? `\n(Did you mean ${near}?)` : ''}`, {
         code: 'commander.unknownCommand',
         exitCode: ExitCode.usage,

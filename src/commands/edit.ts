@@ -17,7 +17,8 @@ interface EditIo {
  */
 async function editCommand(ctx: Context, out: Output, name: string, io: EditIo): Promise<CommandResult> {
   const { assertKnownNames, loadWorkspace } = await import('../config/workspace.js');
-  const { editorCommand, openInEditor } = await import('../app/editor.js');
+  const { editorCommand, openInEditor, snapshotFile } = await import('../app/editor.js');
+  const { MAX_YAML_BYTES } = await import('../config/yaml-file.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   assertKnownNames(
     [name],
@@ -32,6 +33,7 @@ async function editCommand(ctx: Context, out: Output, name: string, io: EditIo):
     });
   }
   const interactive = (io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true;
+  const before = await snapshotFile(file, ws.paths.appsDir, MAX_YAML_BYTES);
   for (let round = 1; ; round++) {
     const status = await openInEditor(editor, file, ctx.env);
     if (status !== 0) {
@@ -67,7 +69,13 @@ async function editCommand(ctx: Context, out: Output, name: string, io: EditIo):
     const rl = createInterface({ input: io.stdin, output: out.stderr });
     const answer = (await rl.question('reopen the editor to fix it? [Y/n] ')).trim().toLowerCase();
     rl.close();
-    if (answer === 'n' || answer === 'no') return result(1, file, entry.name, entry.error, '', round);
+    if (answer === 'n' || answer === 'no') {
+      // Giving up on the edit discards it, as `crontab -e` does: the recipe on disk stays usable.
+      if (!before) return result(1, file, entry.name, entry.error, '', round);
+      await before.restore();
+      out.err(`your changes were discarded; ${termPath(file)} is as it was before edit`);
+      return result(1, file, entry.name, entry.error, '', round, true);
+    }
   }
 }
 
@@ -78,6 +86,7 @@ function result(
   error: KeeperError | undefined,
   human: string,
   rounds: number,
+  restored = false,
 ): CommandResult {
   return {
     exitCode,
@@ -88,6 +97,7 @@ function result(
       valid: exitCode === 0,
       error: error ? errorJson(error) : null,
       rounds,
+      restored,
     },
     human,
   };

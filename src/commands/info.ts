@@ -3,6 +3,8 @@ import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
 import type { CommandResult } from './result.js';
 import { defineCommand } from './command-spec.js';
+import type { AppInfo } from '../app/info.js';
+import type { CatalogueOriginInfo } from '../app/catalogue-origin.js';
 import { termPath, termText } from '../render/terminal-text.js';
 
 /** State entries can hold long maps (release assets): the human view stops after this many lines. */
@@ -22,6 +24,15 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
   const { catalogueOrigin } = await import('../app/catalogue-origin.js');
   const origin = info.recipe ? await catalogueOrigin(ctx, info.recipe.file) : undefined;
   const { c } = out;
+  if (!out.verbose) {
+    const { infoSummaryLines } = await import('../render/info-summary.js');
+    const more = `the full record (settings and their source, state, rate limits): appimage-keeper -v info ${shellWord(info.name)}, or --json`;
+    return infoResult(
+      info,
+      origin,
+      [...infoSummaryLines(info, c), c.dim(`  ${termText(more, 400)}`)].join('\n'),
+    );
+  }
   const lines: string[] = [c.bold(termText(info.name))];
   // Labels can come from outside too (release asset keys in state): escaped like the values.
   const row = (label: string, value: string): string => `  ${termText(label, 80).padEnd(26)} ${value}`;
@@ -61,6 +72,16 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
   if (info.rateLimits.length === 0) lines.push('  none open');
   for (const w of info.rateLimits) lines.push(row(w.key, `until ${w.until}: ${termText(w.message, 300)}`));
 
+  return infoResult(info, origin, lines.join('\n'));
+}
+
+// A name as one word a shell reads back unchanged.
+function shellWord(name: string): string {
+  return /^[\w.@+-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
+}
+
+// The JSON is the full record whatever the human view shows.
+function infoResult(info: AppInfo, origin: CatalogueOriginInfo | undefined, human: string): CommandResult {
   return {
     exitCode: 0,
     json: {
@@ -83,7 +104,7 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
         rate_limits: info.rateLimits,
       },
     },
-    human: lines.join('\n'),
+    human,
   };
 }
 
@@ -108,12 +129,14 @@ function flatten(prefix: string, value: unknown, depth = 0): [string, string][] 
 /** `info APP`: everything known about one app. */
 export const info = defineCommand<[string], Record<string, never>>({
   name: 'info',
-  summary: 'show everything known about one app: recipe, settings and their source, state',
+  summary:
+    'one app in ten lines: source, versions, file, desktop entry, last check and error, hold (-v: everything)',
   arguments: [{ name: '<app>', description: 'app to show' }],
   flags: [],
   examples: [
-    ['appimage-keeper info obsidian', 'settings (and where each came from), state, last error'],
-    ['appimage-keeper --json info obsidian', 'the same as one JSON document'],
+    ['appimage-keeper info obsidian', 'source, installed and latest version, file, last check and error'],
+    ['appimage-keeper -v info obsidian', 'the full record: settings (and where each came from), state'],
+    ['appimage-keeper --json info obsidian', 'the full record as one JSON document'],
   ],
   handler: ({ ctx, output, args: [app] }) => infoCommand(ctx(), output(), app),
 });

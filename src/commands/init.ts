@@ -5,25 +5,12 @@ import { UsageError } from '../core/errors.js';
 import { defineCommand } from './command-spec.js';
 import type { CommandResult } from './result.js';
 import { pathExists } from '../core/path-exists.js';
-
-const STRATEGIES = ['forge', 'direct', 'script'] as const;
-
-// Names people reach for from other tools (gh, AppImageUpdate, Topgrade) and the strategy that covers them.
-const STRATEGY_ALIASES: Record<string, { use: (typeof STRATEGIES)[number]; why: string }> = {
-  github: { use: 'forge', why: 'GitHub releases are the forge strategy' },
-  gitlab: { use: 'forge', why: 'GitLab releases are the forge strategy' },
-  gitea: { use: 'forge', why: 'Gitea and Forgejo releases are the forge strategy' },
-  forgejo: { use: 'forge', why: 'Forgejo releases are the forge strategy' },
-  codeberg: { use: 'forge', why: 'Codeberg releases are the forge strategy' },
-  url: { use: 'direct', why: 'a fixed download URL is the direct strategy' },
-  http: { use: 'direct', why: 'a fixed download URL is the direct strategy' },
-  shell: { use: 'script', why: 'a resolver script is the script strategy' },
-};
+import { STRATEGIES, strategyAlias } from '../config/strategy-aliases.js';
 
 /** Parses `init --strategy`: one of forge, direct, script; a forge or URL word gets the right name as a hint. */
 export function parseStrategyFlag(value: string): string {
   if ((STRATEGIES as readonly string[]).includes(value)) return value;
-  const alias = STRATEGY_ALIASES[value.toLowerCase()];
+  const alias = strategyAlias(value);
   throw new UsageError('USAGE', `unknown strategy "${value}"`, {
     hint: alias
       ? `use --strategy ${alias.use}: ${alias.why}`

@@ -12,6 +12,7 @@ import { termPath, termText, tildePath } from '../render/terminal-text.js';
 import { fitTable, type ColumnFit } from '../render/fit-table.js';
 import { truncateEnd } from '../render/display-width.js';
 import { systemApps, systemAppsText } from './list-system.js';
+import { FIRST_APP_WAYS } from '../render/setup-hints.js';
 
 async function present(path: string | undefined, follow = true): Promise<boolean> {
   if (!path) return false;
@@ -162,7 +163,7 @@ async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<
   }
   const own = apps.length
     ? fittedTable(rows, width, c.dim)
-    : `no recipes in ${termPath(ctx.paths.appsDir)} (create one with: appimage-keeper init --app NAME --strategy forge)`;
+    : `no recipes in ${termPath(ctx.paths.appsDir)}; ${FIRST_APP_WAYS}`;
   const shared = await systemApps(ctx);
   const human = shared.length ? `${own}\n\n${systemAppsText(shared, c.bold)}` : own;
   // Only present when the system has apps: a per-user document is unchanged otherwise.

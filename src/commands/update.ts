@@ -136,7 +136,15 @@ export async function updateCommand(
   if (hint) {
     if (!out.quiet) lines.push(hint);
   } else if (!(out.quiet && !changed))
-    lines.push(summaryLine(summary, 'update', [`${formatBytes(bytes)} downloaded`, `${seconds}s`]));
+    lines.push(
+      summaryLine(
+        summary,
+        'update',
+        [`${formatBytes(bytes)} downloaded`, `${seconds}s`],
+        // Dry-run apps are counted as "would update"; skipped apps not listed above are named.
+        outcomes.filter((o) => o.skip === 'dry_run' || !listed(o, showAll, flags.dryRun === true, out.quiet)),
+      ),
+    );
   if (self && !(out.quiet && self.result?.status === 'up_to_date')) lines.push(selfUpdateLine(out, self));
   return {
     exitCode: interruptedExit ?? (summary.failed > 0 || self?.error ? 1 : 0),

@@ -8,6 +8,7 @@ import { checkRecipe } from './recipe-checks.js';
 import { RECIPE_FIELDS, STRATEGY_KEYS } from './recipe-fields.js';
 import { RECIPE_KEYS, recipeSchema } from './schema.js';
 import { normalizeAliases, zodIssues } from './validate-yaml.js';
+import { strategyAlias } from './strategy-aliases.js';
 import { readSmallFileSync } from '../core/small-file.js';
 import { readPlainYaml } from './plain-yaml.js';
 import { plainRecipeValues } from './plain-recipe.js';
@@ -127,6 +128,27 @@ function parsePlain(data: Record<string, unknown>): SchemaResult {
   return narrowRecipeSchema(data).safeParse(data);
 }
 
+// A key typed at the wrong level: a recipe field under `strategy:`, or a strategy field at the top.
+function misplacedKey(
+  data: Record<string, unknown>,
+  path: readonly PropertyKey[],
+  key: string,
+): string | undefined {
+  if (path.length === 1 && path[0] === 'strategy' && RECIPE_KEYS.includes(key))
+    return `${key} belongs at the top level of the recipe, not under strategy: unindent it`;
+  if (path.length !== 0) return undefined;
+  const kind = (data.strategy as Record<string, unknown> | undefined)?.strategy;
+  const owners = Object.entries(STRATEGY_KEYS)
+    .filter(
+      ([name, keys]) =>
+        keys.includes(key) && (typeof kind !== 'string' || name === kind || !(kind in STRATEGY_KEYS)),
+    )
+    .map(([name]) => name);
+  return owners.length
+    ? `${key} belongs under strategy: (a ${owners.join(' or ')} field); indent it there`
+    : undefined;
+}
+
 // Everything loadRecipe checks, on a parsed file: the validated values (undefined when the schema
 // refused them) and every issue found.
 async function checkedValues(
@@ -165,6 +187,11 @@ async function checkedValues(
             return STRATEGY_KEYS[String(kind)] ?? Object.values(STRATEGY_KEYS).flat();
           }
           return ALL_RECIPE_KEYS;
+        },
+        misplaced: (path, key) => misplacedKey(data, path, key),
+        discriminatorHint: () => {
+          const alias = strategyAlias((data.strategy as Record<string, unknown> | undefined)?.strategy);
+          return alias ? `use "strategy: ${alias.use}": ${alias.why}` : undefined;
         },
       }),
     );

@@ -38,6 +38,10 @@ export interface ZodMapping {
   spelledAs: ReadonlyMap<string, string>;
   /** Known keys at a given object path, for "did you mean". */
   knownKeys: (path: readonly PropertyKey[]) => readonly string[];
+  /** Where an unknown key at `path` belongs instead, when it is a known key of another level. */
+  misplaced?: (path: readonly PropertyKey[], key: string) => string | undefined;
+  /** A hint for a discriminator value no branch takes (`strategy: github` → forge). */
+  discriminatorHint?: (path: readonly PropertyKey[]) => string | undefined;
 }
 
 /** Turns zod issues into positioned, readable config issues. */
@@ -49,11 +53,13 @@ export function zodIssues(y: YamlFile, error: z.ZodError, mapping: ZodMapping): 
     );
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        const suggestion = didYouMean(key, mapping.knownKeys(issue.path));
+        // A right key at the wrong level says where it goes; a typo gets the nearest key of its level.
+        const elsewhere = mapping.misplaced?.(issue.path, key);
+        const suggestion = elsewhere ? undefined : didYouMean(key, mapping.knownKeys(issue.path));
         out.push(
           issueAt(y, [...path, key], `unknown key "${key}"`, {
             key: true,
-            hint: suggestion ? `did you mean "${suggestion}"?` : undefined,
+            hint: elsewhere ?? (suggestion ? `did you mean "${suggestion}"?` : undefined),
           }),
         );
       }
@@ -74,6 +80,9 @@ export function zodIssues(y: YamlFile, error: z.ZodError, mapping: ZodMapping): 
     }
     if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
       message = 'must be one of "forge", "direct", "script"';
+      const hint = mapping.discriminatorHint?.(issue.path);
+      out.push(issueAt(y, path, label ? `${label}: ${message}` : message, hint ? { hint } : {}));
+      continue;
     }
     out.push(issueAt(y, path, label ? `${label}: ${message}` : message));
   }

@@ -7,6 +7,7 @@ import { findCollisions } from './file-collisions.js';
 import { APP_NAME_RE } from './recipe-checks.js';
 import { effectiveAppSettings, effectiveGlobal } from './settings.js';
 import { tokenScopeWarnings } from './token-scope-warnings.js';
+import { sameSourceWarnings } from './same-source-warnings.js';
 import type { AppSettings, GlobalSettings } from './types.js';
 
 /** One recipe: its effective settings, or the reason it cannot be used (that app's failure). */
@@ -67,7 +68,7 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
     );
   }
   apps.sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
-  warnings.push(...tokenScopeWarnings(apps, global));
+  warnings.push(...tokenScopeWarnings(apps, global), ...sameSourceWarnings(apps));
   return { paths, config, secrets, global, apps, warnings, skipped };
 }
 

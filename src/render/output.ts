@@ -56,8 +56,8 @@ export function createOutput(
   const colorAllowed = opts.color && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb';
   const c = createColors(colorAllowed && isTty(stdout));
   const ce = createColors(colorAllowed && isTty(stderr));
-  // NO_COLOR and --no-color ask for plain output: no bars either (cursor movement is not plain).
-  const live = isTty(stderr) && colorAllowed && !opts.json && !opts.quiet && env.TERM !== 'dumb';
+  // NO_COLOR and --no-color are about colour only (no-color.org): bars stay, drawn without colour.
+  const live = isTty(stderr) && !opts.json && !opts.quiet && env.TERM !== 'dumb';
   const printed = new Set<string>();
   const key = (message: string, app?: string): string => `${app ?? ''}\0${message}`;
   return {

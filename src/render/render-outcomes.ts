@@ -60,6 +60,18 @@ function heldText(o: AppOutcome, out: Output): string {
   return o.held ? ` ${out.c.yellow('(held)')}` : '';
 }
 
+/**
+ * `1.0 → 2.0`; the same version on both sides is a rebuilt or re-uploaded asset under one tag, which
+ * an arrow between two equal words does not explain.
+ */
+function change(from: string | null, to: string | null, fresh: string): string {
+  if (from !== null && from === to) return `new build of ${to}`;
+  return `${from ?? fresh} → ${to ?? '?'}`;
+}
+
+// Reasons to download that the versions already tell.
+const PLAIN_REASONS = new Set(['new version', 'not installed']);
+
 /** One human line (plus indented details) for an app's outcome. */
 export function outcomeLine(o: AppOutcome, out: Output): string {
   const { c } = out;
@@ -77,7 +89,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
         o.via_proxy ? `via proxy ${termPath(o.via_proxy)}` : undefined,
       ].filter(Boolean);
       lines.push(
-        `${c.green('updated')}      ${name} ${from ?? '(new)'} → ${to ?? '?'}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
+        `${c.green('updated')}      ${name} ${change(from, to, '(new)')}${how.length ? c.dim(`  (${how.join(', ')})`) : ''}`,
       );
       if (o.path) lines.push(c.dim(`             ${termPath(o.path)}`));
       lines.push(...desktopLines(o, out));
@@ -88,7 +100,7 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       break;
     case 'update_available':
       lines.push(
-        `${c.cyan('available')}    ${name} ${from ?? '(not installed)'} → ${to ?? '?'}${heldText(o, out)}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
+        `${c.cyan('available')}    ${name} ${change(from, to, '(not installed)')}${heldText(o, out)}${o.via_proxy ? c.dim(`  (via proxy ${termPath(o.via_proxy)})`) : ''}`,
       );
       break;
     case 'deferred':
@@ -101,10 +113,17 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       if (reason) lines.push(c.dim(`             ${reason}`));
       break;
     case 'skipped':
-      lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
-      if (o.url && o.skip === 'dry_run') {
-        lines.push(c.dim(`             ${from ?? '(new)'} → ${to ?? '?'}  ${termPath(o.url)}`));
+      if (o.skip === 'dry_run') {
+        // Not skipped in the user's words: it is exactly what `update` would do.
+        const why = o.because && !PLAIN_REASONS.has(o.because) ? c.dim(`  (${termMessage(o.because)})`) : '';
+        const same = from !== null && from === to && o.because !== 'new version';
+        lines.push(
+          `${c.cyan('would update')} ${name} ${same ? (to ?? '') : change(from, to, '(new)')}${why}`,
+        );
+        if (o.url) lines.push(c.dim(`             ${termPath(o.url)}`));
+        break;
       }
+      lines.push(`${c.dim('skipped')}      ${name}${reason ? c.dim(`  ${reason}`) : ''}`);
       break;
     case 'offline':
       lines.push(`${c.yellow('offline')}      ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
@@ -124,17 +143,45 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
   return lines.join('\n');
 }
 
-/** The summary line; it always counts every selected app. */
-export function summaryLine(summary: Summary, command: 'check' | 'update', extra: string[] = []): string {
+// At most this many skipped apps are named in the summary line.
+const NAMED_SKIPS = 5;
+
+/** `removed: a; ignored: b`: who was skipped and why, for apps the listing left out. */
+function skippedNames(skipped: readonly AppOutcome[]): string {
+  const groups = new Map<string, string[]>();
+  for (const o of skipped.slice(0, NAMED_SKIPS)) {
+    const why = o.skip ?? 'skipped';
+    groups.set(why, [...(groups.get(why) ?? []), termText(o.name)]);
+  }
+  const text = [...groups].map(([why, names]) => `${why}: ${names.join(', ')}`).join('; ');
+  return skipped.length > NAMED_SKIPS ? `${text}; …` : text;
+}
+
+/**
+ * The summary line; it always counts every selected app. Given the outcomes, a dry run's apps count
+ * as "would update" and the other skipped apps are named, so a count never stands for nobody.
+ */
+export function summaryLine(
+  summary: Summary,
+  command: 'check' | 'update',
+  extra: string[] = [],
+  outcomes: readonly AppOutcome[] = [],
+): string {
+  const wouldUpdate = outcomes.filter((o) => o.status === 'skipped' && o.skip === 'dry_run').length;
+  const skipped = outcomes.filter((o) => o.status === 'skipped' && o.skip !== 'dry_run');
   const parts =
     command === 'check'
       ? [`${countOf(summary.update_available, 'update')} available`, `${summary.up_to_date} up to date`]
-      : [`${summary.updated} updated`, `${summary.up_to_date} up to date`];
+      : [
+          wouldUpdate > 0 ? `${wouldUpdate} would update` : `${summary.updated} updated`,
+          `${summary.up_to_date} up to date`,
+        ];
   if (summary.deferred > 0) parts.push(`${summary.deferred} deferred`);
+  const skippedCount = summary.skipped - wouldUpdate;
   parts.push(
     `${summary.rate_limited} rate-limited`,
     `${summary.failed} failed`,
-    `${summary.skipped} skipped`,
+    `${skippedCount} skipped${skipped.length > 0 ? ` (${skippedNames(skipped)})` : ''}`,
   );
   if (summary.interrupted > 0) parts.push(`${summary.interrupted} interrupted`);
   if (summary.offline > 0) parts.push(`${summary.offline} offline`);

@@ -30,7 +30,16 @@ export async function assertConfigDir(paths: Paths, explicit: boolean, command: 
   });
 }
 
+/**
+ * The ways to get a first app, easiest first: by name from a catalogue, the AppImages already on
+ * disk, and last a recipe written by hand.
+ */
+export const FIRST_APP_WAYS =
+  'add one by name with: appimage-keeper add NAME --install (find names with: appimage-keeper search WORD), ' +
+  'take over AppImages you have with: appimage-keeper adopt --scan DIR, ' +
+  'or write one: appimage-keeper init --app NAME --strategy forge';
+
 /** What to do when there is no recipe at all: where they are looked for and how to add one. */
 export function noRecipesHint(paths: Paths): string {
-  return `no recipes in ${paths.appsDir}; add one with: appimage-keeper init --app NAME --strategy forge|direct|script`;
+  return `no recipes in ${paths.appsDir}; ${FIRST_APP_WAYS}`;
 }

@@ -158,11 +158,16 @@ void describe('first run hints', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.equal(
         r.stdout,
-        `no recipes in ${join(dir, 'apps')}; add one with: appimage-keeper init --app NAME --strategy forge|direct|script\n`,
+        `no recipes in ${join(dir, 'apps')}; add one by name with: appimage-keeper add NAME --install ` +
+          '(find names with: appimage-keeper search WORD), take over AppImages you have with: ' +
+          'appimage-keeper adopt --scan DIR, or write one: appimage-keeper init --app NAME --strategy forge\n',
       );
       assert.doesNotMatch(r.stdout, /0 updated/);
       const j = await runCli<{ hint?: string }>(['--json', '--config-dir', dir, cmd], { env: h.env });
-      assert.match(j.json?.hint ?? '', /^no recipes in .*init --app NAME/);
+      assert.match(
+        j.json?.hint ?? '',
+        /^no recipes in .*add NAME --install.*search WORD.*adopt --scan.*init --app NAME/,
+      );
     }
     const quiet = await runCli(['-q', '--config-dir', dir, 'update'], { env: h.env });
     assert.equal(quiet.stdout, '', 'a timer run stays quiet');

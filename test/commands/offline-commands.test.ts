@@ -45,7 +45,11 @@ const ESC = '\u001b[';
 function recipe(name: string, extra: Record<string, unknown> = {}): string {
   return stringify({
     name,
-    strategy: { strategy: 'direct', url: 'https://example.com/a.AppImage', check_method: 'last-modified' },
+    strategy: {
+      strategy: 'direct',
+      url: `https://example.com/${name}.AppImage`,
+      check_method: 'last-modified',
+    },
     ...extra,
   });
 }

@@ -48,6 +48,42 @@ const RECIPES: [string, string, Expected][] = [
     `name: a\n${DIRECT}desktop_exec_args: --x\n`,
     [[6, 20, /^desktop_exec_args: must be a list, not text$/]],
   ],
+  [
+    'top-level-key-under-strategy',
+    `name: a\n${FORGE}  create_symlinks: true\n`,
+    [
+      [
+        5,
+        3,
+        /^unknown key "create_symlinks"$/,
+        /^create_symlinks belongs at the top level of the recipe, not under strategy: unindent it$/,
+      ],
+    ],
+  ],
+  [
+    'strategy-key-at-top-level',
+    `name: a\n${FORGE}asset_match: "*.AppImage"\n`,
+    [
+      [
+        5,
+        1,
+        /^unknown key "asset_match"$/,
+        /^asset_match belongs under strategy: \(a forge field\); indent it there$/,
+      ],
+    ],
+  ],
+  [
+    'strategy-word-from-other-tools',
+    'name: a\nstrategy:\n  strategy: github\n  repository: https://github.com/o/r\n',
+    [
+      [
+        3,
+        13,
+        /^strategy\.strategy: must be one of "forge", "direct", "script"$/,
+        /^use "strategy: forge": GitHub releases are the forge strategy$/,
+      ],
+    ],
+  ],
   ['missing-name', `${DIRECT}`, [[1, 1, /^missing required field "name"$/]]],
   ['missing-strategy', 'ignore: false\nname: a\n', [[1, 1, /^missing required field "strategy"$/]]],
   [

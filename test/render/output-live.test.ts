@@ -14,9 +14,16 @@ void describe('output: when progress bars are drawn', () => {
     assert.equal(createOutput(flags, tty(), tty(), {}).live, true);
   });
 
-  void test('NO_COLOR, --no-color and TERM=dumb mean plain output: no bars', () => {
-    assert.equal(createOutput(flags, tty(), tty(), { NO_COLOR: '1' }).live, false);
-    assert.equal(createOutput({ ...flags, color: false }, tty(), tty(), {}).live, false);
+  void test('NO_COLOR and --no-color take the colours away, not the bars (no-color.org)', () => {
+    const noColor = createOutput(flags, tty(), tty(), { NO_COLOR: '1' });
+    assert.equal(noColor.live, true);
+    assert.equal(noColor.ce.red('x'), 'x');
+    const flag = createOutput({ ...flags, color: false }, tty(), tty(), {});
+    assert.equal(flag.live, true);
+    assert.equal(flag.c.green('x'), 'x');
+  });
+
+  void test('TERM=dumb cannot move the cursor: no bars', () => {
     assert.equal(createOutput(flags, tty(), tty(), { TERM: 'dumb' }).live, false);
   });
 

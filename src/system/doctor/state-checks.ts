@@ -5,6 +5,7 @@ import type { Context } from '../../core/context.js';
 import type { KeeperEvent } from '../../core/events.js';
 import { markOf } from '../../install/desktop-target.js';
 import { StateStore } from '../../state/store.js';
+import { hasInstall } from '../../state/has-install.js';
 import type { AppState, StateData } from '../../state/types.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
@@ -160,8 +161,9 @@ export async function stateChecks(ctx: Context, ws: Workspace | undefined): Prom
 
   if (ws) {
     const known = new Set(ws.apps.map((a) => a.name));
-    // A removed app has nothing installed: without its recipe it is no orphan, only a stale mark.
-    const orphans = apps.filter(([n, s]) => !known.has(n) && !s.removedAt).map(([n]) => n);
+    // The same rule as `remove --orphans`: an entry with nothing installed (removed, or only
+    // checked) is no orphan without its recipe, only a stale mark that command forgets.
+    const orphans = apps.filter(([n, s]) => !known.has(n) && hasInstall(s)).map(([n]) => n);
     checks.push(
       orphans.length
         ? check(

@@ -221,7 +221,8 @@ void describe('add NAME', () => {
     });
     assert.match(text, /^# catalogue: AppImageHub http:\/\/.*\/cat\/feed\.json entry Obsidian$/m);
     assert.equal((await w.run(['validate', 'obsidian'])).code, 0);
-    const info = await w.run(['info', 'obsidian']);
+    // The catalogue entry is part of the full record (-v); the plain view stays ten lines.
+    const info = await w.run(['-v', 'info', 'obsidian']);
     assert.equal(info.code, 0, info.stderr);
     assert.match(info.stdout, /catalogue\s+AppImageHub entry Obsidian/);
     assert.match(info.stdout, /description\s+A knowledge base on local Markdown files\./);

@@ -89,7 +89,35 @@ void describe('info APP', () => {
         [['app:My App', new URL(sim.url).host]],
         JSON.stringify(limited.json?.app),
       );
-      const human = await w.run(['info', 'My App']);
+      // Plain `info` is a summary of about ten lines; -v (or --json) is the full record.
+      const short = await w.run(['info', 'My App']);
+      assert.equal(short.code, 0, short.stderr);
+      const rows = short.stdout.trimEnd().split('\n');
+      assert.ok(rows.length <= 12, short.stdout);
+      assert.deepEqual(
+        rows.slice(1, 10).map((r) => /^ {2}(\S+(?: \S+)?) {2,}/.exec(r)?.[1]),
+        [
+          'source',
+          'installed',
+          'latest',
+          'file',
+          'desktop entry',
+          'last check',
+          'last error',
+          'hold',
+          'recipe',
+        ],
+        short.stdout,
+      );
+      assert.match(short.stdout, new RegExp(`^ {2}source +forge ${sim.url}/e2e/myapp \\(myapp-\\*\\)$`, 'm'));
+      assert.match(short.stdout, /^ {2}installed +1\.0 /m);
+      assert.match(short.stdout, /^ {2}latest +1\.0/m);
+      assert.ok(short.stdout.includes(join(w.storageDir, 'My_App.AppImage')), short.stdout);
+      assert.match(short.stdout, /^ {2}desktop entry +\S+\.desktop$/m);
+      assert.match(short.stdout, /^ {2}hold +no$/m);
+      assert.match(short.stdout, /-v info/);
+      assert.doesNotMatch(short.stdout, /create_symlinks/);
+      const human = await w.run(['-v', 'info', 'My App']);
       assert.equal(human.code, 0);
       assert.match(human.stdout, /create_symlinks +true +recipe/);
       assert.match(human.stdout, /installed\.version +1\.0/);
@@ -207,6 +235,30 @@ void describe('edit APP', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.json.rounds, 2);
       assert.match(r.stderr, /bad tool: .*check_method[\s\S]*reopen the editor to fix it\? \[Y\/n\]/);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  void test('answering n discards the invalid edit, as crontab -e does: the recipe is as before', async () => {
+    const h = await makeTmpHome();
+    try {
+      const file = await h.writeRecipe('tool', GOOD);
+      const editor = await fakeEditor(h, [GOOD.replace('etag', 'sometimes')]);
+      const stdin = Object.assign(new PassThrough(), { isTTY: true });
+      stdin.end('n\n');
+      const r = await edit(h, { ...h.env, EDITOR: editor }, stdin);
+      assert.equal(r.code, 1);
+      assert.deepEqual([r.json.valid, r.json.restored], [false, true]);
+      assert.equal(await readFile(file, 'utf8'), GOOD, 'the previous recipe is back');
+      assert.match(r.stderr, /discarded/);
+      const valid = await runCliInProcess({
+        argv: ['validate'],
+        env: h.env,
+        stdout: new Sink(),
+        stderr: new Sink(),
+      });
+      assert.equal(valid, 0);
     } finally {
       await h.cleanup();
     }

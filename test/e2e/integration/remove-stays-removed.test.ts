@@ -38,6 +38,9 @@ void describe('remove keeps the app removed', () => {
     assert.equal(appOf(u, app).reason, `removed; run \`update ${app}\` to install it again`);
     assert.deepEqual(await listDir(w.storageDir), ['.appimage-keeper-owners', 'stays.AppImage']);
     assert.deepEqual(await listDir(join(w.storageDir, '.appimage-keeper-owners')), ['stays.AppImage.owner']);
+    // A plain update does not list it, but its summary names it: a count never stands for nobody.
+    const plain = await w.cli(['update']);
+    assert.match(plain.stdout, new RegExp(`1 skipped \\(removed: ${app}\\)`));
     const human = await w.cli(['update', '--show-all']);
     assert.match(human.stdout, new RegExp(`skipped +${app} +removed; run \`update ${app}\``));
     // check does not report it either, unless it is named.
@@ -117,5 +120,21 @@ void describe('remove keeps the app removed', () => {
     assert.equal(o.code, 0, o.stderr);
     assert.match(o.stdout, /no orphans found/);
     assert.equal((await w.state()).apps.gone, undefined);
+  });
+
+  void test('an app that was only checked is no orphan for doctor, as for remove --orphans', async () => {
+    const w = await suite.world();
+    await w.recipe('peeked');
+    publishHubRelease(suite.sim, 'peeked', '1.0', await fixtureAppImage('peeked', '1.0'));
+    assert.equal((await w.cli(['check'])).code, 0);
+    assert.ok((await w.state()).apps.peeked, 'check recorded what it saw');
+    await rm(join(w.home.appsDir, 'peeked'), { recursive: true });
+    const doc = await w.cli(['--json', 'doctor']);
+    const checks = (doc.json as { checks: { id: string; status: string; message: string }[] }).checks;
+    const orphans = checks.find((c) => c.id === 'orphans');
+    assert.equal(orphans?.status, 'ok', orphans?.message);
+    const o = await w.cli(['remove', '--orphans']);
+    assert.match(o.stdout, /no orphans found/);
+    assert.equal((await w.state()).apps.peeked, undefined, 'its stale entry is forgotten');
   });
 });

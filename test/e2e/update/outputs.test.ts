@@ -68,7 +68,9 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
       assert.equal(appOf(dry, 'beta').status, 'up_to_date');
       const human = await w.cli(['update', '--dry-run']);
       assert.equal(human.code, 0);
-      assert.match(human.stdout, /alpha/);
+      assert.match(human.stdout, /^would update alpha 1\.0\.0 → 2\.0\.0$/m);
+      assert.doesNotMatch(human.stdout, /skipped +alpha/);
+      assert.match(human.stdout, /^1 would update, 1 up to date, 0 rate-limited, 0 failed, 0 skipped/m);
       assert.ok(human.stdout.includes(v2.url), human.stdout);
       assert.equal(await readFile(stateFile, 'utf8'), stateBefore, 'state.json unchanged');
       assert.deepEqual(await readdir(w.storageDir), filesBefore);
@@ -162,7 +164,8 @@ void describe('update: outputs, flags and exit codes', { concurrency: true }, ()
     const human = await w.cli(['update']);
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^rate limited limited until /m);
-    assert.doesNotMatch(human.stdout, /ignored/, 'skipped apps are not listed by default');
+    assert.doesNotMatch(human.stdout, /^skipped/m, 'skipped apps are not listed by default');
+    assert.match(human.stdout, /1 skipped \(ignored: ignored\)/, 'the summary names them');
     const quiet = await w.cli(['--quiet', 'update']);
     assert.equal(quiet.code, 0);
     assert.equal(quiet.stdout + quiet.stderr, '', 'with --quiet a rate limit alone prints nothing');
