@@ -211,7 +211,6 @@ export const update = defineCommand<[string[]], UpdateFlags>({
   examples: [
     ['appimage-keeper update', 'update every app that has a new release'],
     ['appimage-keeper update --dry-run obsidian', 'show what would be downloaded'],
-    ['appimage-keeper -q update', 'print nothing when nothing changed (for timers)'],
     ['appimage-keeper update --locked', 'install exactly the bytes the lock file pins'],
   ],
   handler: ({ ctx, output, args: [apps], flags, setSink }) =>

@@ -86,6 +86,7 @@ void describe('bash completion', () => {
       '--dry-run',
       '--force',
       '--help',
+      '--locked',
       '--self',
       '--show-all',
     ]);
@@ -142,6 +143,7 @@ void describe('zsh completion', () => {
         '--dry-run',
         '--force',
         '--help',
+        '--locked',
         '--self',
         '--show-all',
       ]);
