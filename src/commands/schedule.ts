@@ -212,7 +212,6 @@ export const schedule = defineCommand<[string], ScheduleFlags>({
   ],
   examples: [
     ['appimage-keeper schedule install', 'run update daily'],
-    ['appimage-keeper schedule install --every 6h', 'run update every six hours'],
     ['appimage-keeper schedule install --locked', 'a fleet machine: follow appimage-keeper.lock'],
     ['appimage-keeper schedule status', 'show the timer and the last run'],
   ],

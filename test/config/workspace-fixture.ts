@@ -8,9 +8,14 @@ import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 /** A direct-strategy recipe body; `extra` keys are added at the top level. */
 export function directRecipe(name: string, extra: Record<string, unknown> = {}): string {
+  // Each app its own URL: two recipes following one asset are a warning (same-source-warnings.ts).
   return stringify({
     name,
-    strategy: { strategy: 'direct', url: 'https://example.com/app.AppImage', check_method: 'etag' },
+    strategy: {
+      strategy: 'direct',
+      url: `https://example.com/${encodeURIComponent(name)}.AppImage`,
+      check_method: 'etag',
+    },
     ...extra,
   });
 }
