@@ -21,6 +21,10 @@ const EXIT_CODES: readonly (readonly [string, string])[] = [
   ['2', 'usage error: unknown command or flag, bad configuration, unknown app name'],
   ['3', 'another appimage-keeper run holds the lock'],
   ['10', '`check --exit-code` only: an update is available for an app that is not held'],
+  [
+    '75',
+    'no network at all: every app is `offline` and nothing is recorded (the timer counts it as success)',
+  ],
   ['130', 'interrupted by Ctrl-C (SIGINT); 143 for SIGTERM'],
   [
     '141',
@@ -97,7 +101,7 @@ export async function renderCliDocs(model: CliModel = describeProgram()): Promis
     '',
     '| Code | Meaning |',
     '|---|---|',
-    ...EXIT_CODES.map(([c, m]) => `| ${c} | ${m} |`),
+    ...EXIT_CODES.map(([c, m]) => `| ${c} | ${md(m)} |`),
     '',
     'With `--json`, a usage error is one JSON document too:',
     '`{"command": "update", "error": {"code": "USAGE", "message": "unknown option \'--forc\'", "hint": "did you mean --force?"}}`.',

@@ -22,9 +22,8 @@ export async function runLocked<T>(
   const { withLock } = await import('./lock-scope.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
-  const { hasProxyFields, httpSettingsFor } = await import('../http/proxy-settings.js');
-  if (hasProxyFields(ws.global)) ctx.http = httpSettingsFor(ctx.env, ws.global, ctx.http.ca);
-  ctx.http.ca.setCaFile(ws.global.ca_file);
+  const { applyNetworkFields } = await import('../http/proxy-settings.js');
+  applyNetworkFields(ctx, ws.global);
   return withLock(ctx, command, async (signal) => {
     const store = await StateStore.load(ctx.paths.stateDir, ctx.now(), ctx.emit, {
       shared: ctx.paths.layout === 'system',

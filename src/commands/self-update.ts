@@ -97,9 +97,8 @@ async function selfUpdateCommand(
   const { createProgressRenderer } = await import('../render/progress.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   for (const w of ws.warnings) out.warn(w);
-  const { hasProxyFields, httpSettingsFor } = await import('../http/proxy-settings.js');
-  if (hasProxyFields(ws.global)) ctx.http = httpSettingsFor(ctx.env, ws.global, ctx.http.ca);
-  ctx.http.ca.setCaFile(ws.global.ca_file);
+  const { applyNetworkFields } = await import('../http/proxy-settings.js');
+  applyNetworkFields(ctx, ws.global);
   const progress = createProgressRenderer(out, (e) => renderEvent(out, e));
   setSink(progress.onEvent);
   let r;

@@ -47,3 +47,15 @@ export function effectiveProxyInput(env: NodeJS.ProcessEnv, config: ProxyFields 
 export function hasProxyFields(config: ProxyFields): boolean {
   return config.https_proxy !== undefined || config.http_proxy !== undefined || config.no_proxy !== undefined;
 }
+
+/**
+ * Applies config.yml's network fields to a run whose settings were built from the environment:
+ * proxy fields rebuild `ctx.http` (keeping its CA store), and `ca_file` joins the CA store.
+ */
+export function applyNetworkFields(
+  ctx: { env: NodeJS.ProcessEnv; http: HttpSettings },
+  global: ProxyFields & { ca_file?: string | undefined },
+): void {
+  if (hasProxyFields(global)) ctx.http = httpSettingsFor(ctx.env, global, ctx.http.ca);
+  ctx.http.ca.setCaFile(global.ca_file);
+}

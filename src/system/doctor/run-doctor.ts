@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { hasProxyFields, httpSettingsFor } from '../../http/proxy-settings.js';
+import { applyNetworkFields } from '../../http/proxy-settings.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';
 import { deadAppImageEntriesCheck } from './foreign-checks.js';
@@ -20,7 +20,7 @@ import type { DoctorCheck } from './types.js';
  */
 export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
-  if (hasProxyFields(config.global)) ctx.http = httpSettingsFor(ctx.env, config.global, ctx.http.ca);
+  applyNetworkFields(ctx, config.global);
   const [dirs, tools, state, lock, launch, schedule, entries] = await Promise.all([
     dirChecks(ctx, config.ws, config.global),
     toolChecks(ctx, config.ws, config.global),
@@ -47,7 +47,6 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     schedule,
     proxyCheck(ctx, config.global),
   ];
-  ctx.http.ca.setCaFile(config.global.ca_file);
   if (opts.online) {
     checks.push(certificateCheck(ctx.http.ca.sources()));
     checks.push(...(await onlineChecks(ctx, config.ws, config.global)));
