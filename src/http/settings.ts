@@ -6,7 +6,7 @@
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import { createCaStore, type CaStore } from './ca-store.js';
-import { createProxyAgentPool, type TunnelCounter } from './proxy-agents.js';
+import type { ProxyAgentPool, TunnelCounter } from './proxy-agents.js';
 import { isDirect, proxyFor, type ProxyRules } from './proxy-env.js';
 
 // node:http and node:https (with tls, net and crypto behind them) are loaded on the first request:
@@ -22,6 +22,11 @@ export interface HttpSettings {
    * is decided here, in one place.
    */
   agentFor(target: URL): HttpAgent;
+  /**
+   * Loads what a request to `target` needs before `agentFor` is asked (the proxy agents, only when
+   * a proxy serves it), so a run that never uses a proxy never loads them.
+   */
+  ready?(target: URL): Promise<void>;
   /** Time to establish a new TCP connection. */
   connectTimeoutMs: number;
   /** The certificate authorities https connections trust (read on the first TLS connection). */
@@ -75,14 +80,19 @@ export function createHttpSettings(overrides: HttpSettingsOptions = {}): HttpSet
   const ca = overrides.ca ?? createCaStore(process.env);
   const proxy = overrides.proxy && !isDirect(overrides.proxy) ? overrides.proxy : undefined;
   const tunnels: TunnelCounter = { opened: 0 };
-  let viaProxy: ReturnType<typeof createProxyAgentPool> | undefined;
+  let viaProxy: ProxyAgentPool | undefined;
   return {
+    async ready(target: URL): Promise<void> {
+      if (viaProxy || !proxy || !proxyFor(proxy, target)) return;
+      const { createProxyAgentPool } = await import('./proxy-agents.js');
+      // A proxy agent replaces the agent's own TLS options: it gets the run's CA store too.
+      viaProxy ??= createProxyAgentPool({ ...agentOptions, secureContext: ca.secureContext() }, tunnels);
+    },
     agentFor(target: URL): HttpAgent {
       if (overrides.proxyError) throw overrides.proxyError;
       const through = proxy ? proxyFor(proxy, target) : undefined;
       if (through) {
-        // A proxy agent replaces the agent's own TLS options: it gets the run's CA store too.
-        viaProxy ??= createProxyAgentPool({ ...agentOptions, secureContext: ca.secureContext() }, tunnels);
+        if (!viaProxy) throw new Error(`proxy agents not loaded: ready(${target.origin}) was not awaited`);
         return viaProxy(through, target);
       }
       if (target.protocol === 'https:') {

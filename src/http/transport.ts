@@ -68,6 +68,8 @@ export async function sendRequest(
   url: string,
   options: TransportOptions = {},
 ): Promise<TransportResponse> {
+  // The proxy agents (and their libraries) load only for a run that sends through a proxy.
+  await http.ready?.(new URL(url));
   try {
     return await sendOnce(http, url, options);
   } catch (err) {
