@@ -5,12 +5,8 @@ import { writeOrCheckDoc } from './generated-doc.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GLOBAL_FIELDS, type FieldSpec } from '../src/config/fields.js';
-import {
-  directStrategySchema,
-  forgeStrategySchema,
-  RECIPE_FIELDS,
-  scriptStrategySchema,
-} from '../src/config/recipe-fields.js';
+import { directStrategySchema, forgeStrategySchema, scriptStrategySchema } from '../src/config/field-kit.js';
+import { RECIPE_FIELDS } from '../src/config/recipe-fields.js';
 
 /** Where the generated reference lives, relative to the repository root. */
 export const DOC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'configuration.md');

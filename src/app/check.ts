@@ -7,6 +7,7 @@ import { cooldownStep } from './cooldown-step.js';
 import { resolveStep } from './resolve-step.js';
 import { errorInfo } from './error-info.js';
 import { recordFailure, recordSeen } from './record.js';
+import { compareNames } from '../core/compare-names.js';
 
 /**
  * `check`: resolves every selected app in parallel (per-host limits) and compares with state.
@@ -84,5 +85,5 @@ export async function checkApps(
       ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
     };
   });
-  return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));
+  return [...outcomes].sort((a, b) => compareNames(a.name, b.name));
 }

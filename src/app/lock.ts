@@ -21,6 +21,7 @@ import { mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
 import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
+import { compareNames } from '../core/compare-names.js';
 
 /** What `lock` did for one app. */
 export interface LockOutcome {
@@ -67,7 +68,7 @@ export async function lockApps(
     if (r.entry) apps[name] = r.entry;
     outcomes.push(r.outcome);
   }
-  outcomes.sort((a, b) => a.name.localeCompare(b.name));
+  outcomes.sort((a, b) => compareNames(a.name, b.name));
   return { lock: { apps }, outcomes };
 }
 
@@ -221,7 +222,7 @@ function entryFromInstalled(settings: AppSettings, state: AppState): LockEntry |
 }
 
 function ordered(e: LockEntry): [string, unknown][] {
-  return Object.entries(e).sort(([a], [b]) => a.localeCompare(b));
+  return Object.entries(e).sort(([a], [b]) => compareNames(a, b));
 }
 
 /** Writes the lock file when its text changed (no-follow, atomic); says whether it did. */

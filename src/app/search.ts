@@ -7,6 +7,7 @@ import { isRepackaged } from '../sources/catalogues/repackagers.js';
 import type { LoadedCatalogue } from '../sources/catalogues/cache.js';
 import type { CatalogueEntry } from '../sources/catalogues/types.js';
 import { loadCatalogues } from './catalogues.js';
+import { compareNames } from '../core/compare-names.js';
 
 /** One search hit. */
 export interface SearchHit {
@@ -44,7 +45,7 @@ export function rankEntries(catalogues: readonly LoadedCatalogue[], terms: reado
       if (rank !== undefined) hits.push(hitOf(c, e, rank));
     }
   return hits.sort(
-    (a, b) => a.rank - b.rank || a.name.localeCompare(b.name) || a.catalogue.localeCompare(b.catalogue),
+    (a, b) => a.rank - b.rank || compareNames(a.name, b.name) || compareNames(a.catalogue, b.catalogue),
   );
 }
 

@@ -25,6 +25,7 @@ import { resolveStep } from './resolve-step.js';
 import { LIMITS, type Run } from './run.js';
 import type { LockFile } from '../config/lock-file.js';
 import { lockedSettings, lockedStep, lockMismatch } from './locked-step.js';
+import { compareNames } from '../core/compare-names.js';
 
 function stopped(run: Run, name: string, from: string | null, path: string | undefined): AppOutcome {
   return stoppedOutcome(run.offline.offline, name, from, path);
@@ -236,7 +237,7 @@ export async function updateApps(
     }
   });
   await saving;
-  return [...outcomes].sort((a, b) => a.name.localeCompare(b.name));
+  return [...outcomes].sort((a, b) => compareNames(a.name, b.name));
 }
 
 /**

@@ -5,6 +5,7 @@ import { readJsonFile } from '../state/json-file.js';
 import { isStateData } from '../state/store.js';
 import { table } from '../render/table.js';
 import { termPath, termText } from '../render/terminal-text.js';
+import { compareNames } from '../core/compare-names.js';
 
 /** An app installed for every user by `--system`, as a user's `list` shows it (read-only). */
 export interface SystemApp {
@@ -31,7 +32,7 @@ export async function systemApps(ctx: Context): Promise<SystemApp[]> {
   );
   return Promise.all(
     apps
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort((a, b) => compareNames(a.name, b.name))
       .map(async (a) => ({
         name: a.name,
         version: a.installed.version,

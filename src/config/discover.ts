@@ -110,10 +110,14 @@ export function discoverRecipeFiles(appsDir: string): Discovery {
   };
   walkedUnseen.push(appsDir);
   walk(appsDir, 0);
-  // Each path made relative once, not twice per comparison.
+  // Each path made relative once, not twice per comparison (joined paths start with the folder).
+  const prefix = join(appsDir, '/');
   const sorted = found
-    .map((loc) => ({ key: relative(appsDir, loc.file), loc }))
-    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((loc) => ({
+      key: loc.file.startsWith(prefix) ? loc.file.slice(prefix.length) : relative(appsDir, loc.file),
+      loc,
+    }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((k) => k.loc);
   return { recipes: sorted, skipped };
 }

@@ -1,12 +1,10 @@
-import * as z from 'zod';
-import { parseDuration } from './duration.js';
-import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
-import { namingFormatProblems } from './naming-format.js';
+import type * as z from 'zod';
+import type { FieldKit } from './field-kit.js';
 import { urlFieldProblem } from './url-field.js';
 
 /**
  * The single table of global fields: their schema, default, documentation and branded aliases.
- * The zod schemas, the JSON Schema, `init --global`, docs/configuration.md and the GlobalSettings
+ * The zod schemas (built in schema.ts), the JSON Schema, `init --global`, docs/configuration.md and the GlobalSettings
  * type are all derived from it.
  */
 export interface FieldSpec<K extends string = string, S extends z.ZodType = z.ZodType, D = unknown> {
@@ -17,7 +15,11 @@ export interface FieldSpec<K extends string = string, S extends z.ZodType = z.Zo
   /** Shown in `init --global` and the configuration reference. */
   description: string;
   aliases: string[];
-  schema: S;
+  /**
+   * Builds the field's zod schema from the kit (field-kit.ts), which only the schema module loads:
+   * reading the table (keys, defaults, aliases) costs no zod at start-up.
+   */
+  schema: (kit: FieldKit) => S;
   /** Fields new in this tool (not in the seed spec) are marked in the docs. */
   extension?: boolean;
   /** Read from config.yml only: it concerns the tool, not an app, so a recipe may not set it. */
@@ -29,91 +31,10 @@ function field<const K extends string, S extends z.ZodType, D>(spec: FieldSpec<K
   return spec;
 }
 
-/** A URL field of a config or recipe: checked raw (before trimming could hide a control character). */
-export const httpUrl = z
-  .string()
-  .superRefine((v, ctx) => {
-    const problem = urlFieldProblem(v);
-    if (!problem) return;
-    const message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
-    ctx.addIssue({ code: 'custom', message, abort: true });
-  })
-  .transform((v) => v.trim());
-
 /** True for a parseable http(s) URL without credentials or control characters. */
 export function isHttpUrl(value: string): boolean {
   return urlFieldProblem(value) === undefined;
 }
-
-// A base URL, or fp-appimage-updater's per-repository template reduced to its base.
-function forgeUrl(kind: ForgeUrlKind) {
-  return httpUrl.transform((value, ctx) => {
-    const r = forgeUrlBase(value, kind);
-    if ('base' in r) return r.base;
-    ctx.addIssue({ code: 'custom', message: r.error });
-    return z.NEVER;
-  });
-}
-
-// Checked as a proxy URL where the run's network settings are built (PROXY_INVALID); here only
-// bounded, since the value may hold a password and must never be echoed in a config error.
-const proxySetting = z.string().trim().max(2048, 'is too long');
-
-const pathString = z.string().trim().min(1, 'must not be empty');
-
-const namingFormat = z
-  .string()
-  .min(1, 'must not be empty')
-  .superRefine((value, ctx) => {
-    const unknown = [...value.matchAll(/\{([^}]*)\}/g)]
-      .map((m) => m[1])
-      .filter((p) => p !== 'name' && p !== 'version');
-    if (unknown.length)
-      ctx.addIssue({
-        code: 'custom',
-        message: `unknown placeholder {${unknown[0]}}; only {name} and {version} exist`,
-      });
-    if (/[/\0]/.test(value))
-      ctx.addIssue({ code: 'custom', message: 'must not contain "/": it names a file inside storage_dir' });
-    if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
-    for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
-  });
-
-// `3d` in the file, seconds in the settings; 0 (a recipe turning off a config.yml cooldown) is none.
-const releaseAge = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const r = parseDuration(value);
-  if ('seconds' in r) return r.seconds;
-  ctx.addIssue({ code: 'custom', message: r.error });
-  return z.NEVER;
-});
-
-const PROXY_PREFIX_WANTED = 'must be "all", an http(s) URL, or a list of http(s) URLs';
-
-// Checked entry by entry (not as a union of URL schemas) so a URL's own problem, such as credentials,
-// is what the user reads, at the entry's position.
-const proxyPrefix = z
-  .union([z.string(), z.array(z.string())], { error: PROXY_PREFIX_WANTED })
-  .transform((value, ctx): 'all' | string[] => {
-    if (typeof value === 'string' && value.trim() === 'all') return 'all';
-    const list = typeof value === 'string' ? [value] : value;
-    if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one URL' });
-    list.forEach((entry, i) => {
-      const problem = urlFieldProblem(entry);
-      if (!problem) return;
-      let message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
-      if (problem.code === 'URL_INVALID' && typeof value === 'string') message = PROXY_PREFIX_WANTED;
-      ctx.addIssue({ code: 'custom', message, path: typeof value === 'string' ? [] : [i] });
-    });
-    return list.map((entry) => entry.trim());
-  });
-
-// A workflow file of a repository, as certificates name it after the host: owner/repo/.github/workflows/x.yml.
-const provenanceSigner = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.\-/]+\.ya?ml$/, {
-    message: 'must look like owner/repo/.github/workflows/file.yml',
-  });
 
 export const GLOBAL_FIELDS = [
   field({
@@ -122,7 +43,7 @@ export const GLOBAL_FIELDS = [
     default: '~/.local/bin/AppImages',
     description: 'Directory where downloaded AppImage files are stored.',
     aliases: [],
-    schema: pathString,
+    schema: (k) => k.pathString,
   }),
   field({
     key: 'symlink_dir',
@@ -130,7 +51,7 @@ export const GLOBAL_FIELDS = [
     default: '~/.local/bin',
     description: 'Directory for symlinks to installed AppImages (used when create_symlinks is true).',
     aliases: [],
-    schema: pathString,
+    schema: (k) => k.pathString,
   }),
   field({
     key: 'naming_format',
@@ -139,7 +60,7 @@ export const GLOBAL_FIELDS = [
     description:
       'File name template in storage_dir: {name} = recipe name (made safe for file names), {version} = resolved version. Without {name}, validate checks that no two apps can produce the same file.',
     aliases: [],
-    schema: namingFormat,
+    schema: (k) => k.namingFormat,
   }),
   field({
     key: 'manage_desktop_files',
@@ -147,7 +68,7 @@ export const GLOBAL_FIELDS = [
     default: true,
     description: 'Install the AppImage’s .desktop entry and icon under ~/.local/share.',
     aliases: ['integration'],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   }),
   field({
     key: 'create_symlinks',
@@ -155,7 +76,7 @@ export const GLOBAL_FIELDS = [
     default: false,
     description: 'Create a symlink <symlink_dir>/<name> to the installed AppImage.',
     aliases: ['create_symlink'],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   }),
   field({
     key: 'segmented_downloads',
@@ -163,7 +84,7 @@ export const GLOBAL_FIELDS = [
     default: true,
     description: 'Split downloads into parallel HTTP range requests when the server supports it.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   }),
   field({
     key: 'delta',
@@ -171,7 +92,8 @@ export const GLOBAL_FIELDS = [
     default: 'auto',
     description: 'Delta updates: auto (a .zsync file, else block maps), zsync, blockmap or off.',
     aliases: [],
-    schema: z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
+    schema: (k) =>
+      k.z.enum(['auto', 'zsync', 'blockmap', 'off'], { error: 'must be auto, zsync, blockmap or off' }),
     extension: true,
   }),
   field({
@@ -180,7 +102,7 @@ export const GLOBAL_FIELDS = [
     default: false,
     description: '`update` also lists apps that are already up to date.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   }),
   field({
     key: 'respect_rate_limits',
@@ -188,7 +110,7 @@ export const GLOBAL_FIELDS = [
     default: true,
     description: 'Skip an app while a provider rate-limit window is open instead of sending requests.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   }),
   field({
     key: 'hub_proxy',
@@ -196,7 +118,7 @@ export const GLOBAL_FIELDS = [
     default: true,
     description: 'Retry rate-limited hub API metadata requests through hub_proxy_prefix.',
     aliases: ['github_proxy'],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   }),
   field({
     key: 'hub_proxy_prefix',
@@ -204,7 +126,7 @@ export const GLOBAL_FIELDS = [
     default: 'all',
     description: 'Proxy base URL, a list of them (tried in order), or "all" for the built-in list.',
     aliases: ['github_proxy_prefix'],
-    schema: proxyPrefix,
+    schema: (k) => k.proxyPrefix,
   }),
   field({
     key: 'hub_token',
@@ -212,7 +134,7 @@ export const GLOBAL_FIELDS = [
     default: undefined,
     description: 'Hub API token. Prefer the HUB_TOKEN variable or secrets.yml.',
     aliases: ['github_token'],
-    schema: z.string().trim().min(1, 'must not be empty'),
+    schema: (k) => k.z.string().trim().min(1, 'must not be empty'),
   }),
   field({
     key: 'hub_release_api_url',
@@ -221,7 +143,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Hub REST API base URL (enterprise instances), or fp’s template ending in /repos/{account}/{repository}/releases/latest.',
     aliases: ['github_release_api_url'],
-    schema: forgeUrl('hub-api'),
+    schema: (k) => k.forgeUrl('hub-api'),
   }),
   field({
     key: 'hub_release_web_url',
@@ -230,7 +152,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Hub web base URL; repositories on its host use the hub API. fp’s template …/{account}/{repository} is read as its base.',
     aliases: ['github_release_web_url'],
-    schema: forgeUrl('hub-web'),
+    schema: (k) => k.forgeUrl('hub-web'),
   }),
   field({
     key: 'lab_release_api_url',
@@ -239,7 +161,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Lab API base URL (self-managed instances), e.g. https://lab.example.com/api/v4, or fp’s template ending in /projects/{project_path}/releases/permalink/latest.',
     aliases: ['gitlab_release_api_url'],
-    schema: forgeUrl('lab-api'),
+    schema: (k) => k.forgeUrl('lab-api'),
   }),
   field({
     key: 'lab_release_web_url',
@@ -248,7 +170,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Lab web base URL; repositories on its host use the lab API. fp’s template …/{repo_path} is read as its base.',
     aliases: ['gitlab_release_web_url'],
-    schema: forgeUrl('lab-web'),
+    schema: (k) => k.forgeUrl('lab-web'),
   }),
   field({
     key: 'download_connections',
@@ -256,7 +178,7 @@ export const GLOBAL_FIELDS = [
     default: 4,
     description: 'Parallel range requests per segmented download.',
     aliases: [],
-    schema: z.number().int('must be a whole number').min(1).max(16),
+    schema: (k) => k.z.number().int('must be a whole number').min(1).max(16),
     extension: true,
   }),
   field({
@@ -266,7 +188,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Abort a connection that delivers no bytes, or less than `min_rate` per second, for this long (then retry).',
     aliases: [],
-    schema: z.number().positive().max(3600),
+    schema: (k) => k.z.number().positive().max(3600),
     extension: true,
   }),
   field({
@@ -276,7 +198,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Minimum download rate: less than this many bytes per second over `stall_timeout` seconds is a stall (`DOWNLOAD_TOO_SLOW`); 0 turns the rule off.',
     aliases: [],
-    schema: z.number().int('must be a whole number').min(0),
+    schema: (k) => k.z.number().int('must be a whole number').min(0),
     extension: true,
   }),
   field({
@@ -286,7 +208,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Ceiling on the whole update of one app (resolve, download, verify, install; `APP_TIMEOUT`). Time queued behind other apps for one of the run’s download slots does not count.',
     aliases: [],
-    schema: z.number().positive().max(86400),
+    schema: (k) => k.z.number().positive().max(86400),
     extension: true,
   }),
   field({
@@ -295,7 +217,7 @@ export const GLOBAL_FIELDS = [
     default: false,
     description: 'Desktop notification (notify-send) when a run updated or failed apps.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
     extension: true,
   }),
   field({
@@ -304,7 +226,7 @@ export const GLOBAL_FIELDS = [
     default: true,
     description: 'Keep the replaced version of each app so `rollback` can restore it.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
     extension: true,
   }),
   field({
@@ -314,11 +236,12 @@ export const GLOBAL_FIELDS = [
     description:
       'Largest AppImage (or ZIP entry holding one) accepted; a bigger announced asset or extracted entry fails the app, and a download with no announced size stops failing at this many bytes.',
     aliases: [],
-    schema: z
-      .number()
-      .int()
-      .positive()
-      .max(2 ** 50),
+    schema: (k) =>
+      k.z
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 50),
     extension: true,
   }),
   field({
@@ -327,7 +250,7 @@ export const GLOBAL_FIELDS = [
     default: 'off',
     description: 'Verify the asset’s build-provenance attestation before downloading (docs/trust.md).',
     aliases: [],
-    schema: z.enum(['off', 'warn', 'require'], { message: 'must be "off", "warn" or "require"' }),
+    schema: (k) => k.z.enum(['off', 'warn', 'require'], { message: 'must be "off", "warn" or "require"' }),
     extension: true,
   }),
   field({
@@ -336,7 +259,7 @@ export const GLOBAL_FIELDS = [
     default: undefined,
     description: 'owner/repo/.github/workflows/file.yml that must sign; default: the repo’s own.',
     aliases: [],
-    schema: provenanceSigner,
+    schema: (k) => k.provenanceSigner,
     extension: true,
   }),
   field({
@@ -345,7 +268,7 @@ export const GLOBAL_FIELDS = [
     default: 'auto',
     description: 'Verify the release attestation: auto = when the release is immutable.',
     aliases: [],
-    schema: z.enum(['auto', 'require', 'off'], { message: 'must be "auto", "require" or "off"' }),
+    schema: (k) => k.z.enum(['auto', 'require', 'off'], { message: 'must be "auto", "require" or "off"' }),
     extension: true,
   }),
   field({
@@ -355,7 +278,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Embedded AppImage signatures: tofu = the first signed install pins its key and every update must be signed by it; require = unsigned files fail too.',
     aliases: [],
-    schema: z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
+    schema: (k) => k.z.enum(['off', 'tofu', 'require'], { message: 'must be "off", "tofu" or "require"' }),
     extension: true,
   }),
   field({
@@ -365,7 +288,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Cooldown: a release younger than this (`30m`, `12h`, `3d`, `1w`, at most `365d`; `0` = none) is `deferred` until it is old enough (docs/update.md).',
     aliases: [],
-    schema: releaseAge,
+    schema: (k) => k.releaseAge,
     extension: true,
   }),
   field({
@@ -375,7 +298,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Adapt desktop entries so AppImages start on this system (--no-sandbox under AppArmor, extract-and-run without libfuse2).',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
     extension: true,
   }),
   field({
@@ -385,7 +308,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Proxy for https requests (http://[user:password@]host:port, or socks5h://…); over the https_proxy variable. See docs/network.md.',
     aliases: [],
-    schema: proxySetting,
+    schema: (k) => k.proxySetting,
     extension: true,
     globalOnly: true,
   }),
@@ -395,7 +318,7 @@ export const GLOBAL_FIELDS = [
     default: undefined,
     description: 'Proxy for plain http requests; over the http_proxy variable.',
     aliases: [],
-    schema: proxySetting,
+    schema: (k) => k.proxySetting,
     extension: true,
     globalOnly: true,
   }),
@@ -406,7 +329,7 @@ export const GLOBAL_FIELDS = [
     description:
       'Hosts reached directly: comma-separated names (suffixes), IPs, CIDR ranges, host:port, or *; over the no_proxy variable.',
     aliases: [],
-    schema: proxySetting,
+    schema: (k) => k.proxySetting,
     extension: true,
     globalOnly: true,
   }),
@@ -416,7 +339,7 @@ export const GLOBAL_FIELDS = [
     default: false,
     description: '`update` also runs `self-update` after the apps.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
     globalOnly: true,
   }),
   field({
@@ -426,7 +349,7 @@ export const GLOBAL_FIELDS = [
     description:
       'PEM file of extra certificate authorities (a company or private CA) trusted beside node’s roots and the system store (docs/network.md).',
     aliases: [],
-    schema: pathString,
+    schema: (k) => k.pathString,
     extension: true,
     globalOnly: true,
   }),
@@ -437,11 +360,15 @@ export const GLOBAL_FIELDS = [
     description:
       'Catalogues for `search` and `add NAME` (docs/catalogues.md): URLs or {url, format}; default AppImageHub and AM.',
     aliases: [],
-    schema: z
-      .array(
-        z.union([httpUrl, z.strictObject({ url: httpUrl, format: z.enum(['appimagehub', 'am', 'keeper']) })]),
-      )
-      .max(32, 'at most 32 catalogues'),
+    schema: (k) =>
+      k.z
+        .array(
+          k.z.union([
+            k.httpUrl,
+            k.z.strictObject({ url: k.httpUrl, format: k.z.enum(['appimagehub', 'am', 'keeper']) }),
+          ]),
+        )
+        .max(32, 'at most 32 catalogues'),
     extension: true,
     globalOnly: true,
   }),
@@ -460,3 +387,6 @@ export function aliasMap(fields: readonly { key: string; aliases: string[] }[]):
   for (const f of fields) for (const a of f.aliases) map.set(a, f.key);
   return map;
 }
+
+/** Every key config.yml accepts (canonical spellings), for "did you mean" hints. */
+export const CONFIG_KEYS: string[] = GLOBAL_FIELDS.map((f) => f.key);

@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { ConfigError, ExitCode, UsageError, type ConfigIssue } from '../core/errors.js';
-import { aliasMap, GLOBAL_FIELDS } from './fields.js';
+import { aliasMap, CONFIG_KEYS, GLOBAL_FIELDS } from './fields.js';
 import type { Paths } from './paths.js';
-import { CONFIG_KEYS, configSchema, secretsSchema } from './schema.js';
 import { normalizeAliases, zodIssues } from './validate-yaml.js';
 import { readYamlFile, type YamlFile } from './yaml-file.js';
 
@@ -58,6 +57,8 @@ export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
   const data = expectMapping(y, ExitCode.usage);
   const spelledAs = new Map([...GLOBAL_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
   const issues: ConfigIssue[] = normalizeAliases(y, data, GLOBAL_ALIASES);
+  // The schemas (and zod) load only when there is a file to check.
+  const { configSchema } = await import('./schema.js');
   const parsed = configSchema.safeParse(data);
   if (!parsed.success)
     issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ALL_CONFIG_KEYS }));
@@ -73,6 +74,7 @@ export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
   const aliases = new Map([['github_token', 'hub_token']]);
   const spelledAs = new Map([...aliases].filter(([a]) => a in data).map(([a, c]) => [c, a]));
   const issues = normalizeAliases(y, data, aliases);
+  const { secretsSchema } = await import('./schema.js');
   const parsed = secretsSchema.safeParse(data);
   if (!parsed.success)
     issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ['hub_token', 'github_token'] }));

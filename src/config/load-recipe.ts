@@ -5,8 +5,8 @@ import { aliasMap, GLOBAL_FIELDS } from './fields.js';
 import { expectMapping } from './load-config.js';
 import { placeholderIssues } from './placeholders.js';
 import { checkRecipe } from './recipe-checks.js';
-import { RECIPE_FIELDS, STRATEGY_KEYS } from './recipe-fields.js';
-import { RECIPE_KEYS, recipeSchema } from './schema.js';
+import { RECIPE_FIELDS, RECIPE_KEYS, STRATEGY_KEYS } from './recipe-fields.js';
+import type { recipeSchema } from './schema.js';
 import { normalizeAliases, zodIssues } from './validate-yaml.js';
 import { strategyAlias } from './strategy-aliases.js';
 import { readSmallFileSync } from '../core/small-file.js';
@@ -40,7 +40,8 @@ const MAX_NARROW_SCHEMAS = 64;
  * left out of the output by both, and the object has no checks across fields. Unknown keys stay
  * unknown to it (the strict object refuses them). Most recipes share a few key sets.
  */
-function narrowRecipeSchema(data: Record<string, unknown>): RecipeSchema {
+async function narrowRecipeSchema(data: Record<string, unknown>): Promise<RecipeSchema> {
+  const { recipeSchema } = await import('./schema.js');
   const known = Object.keys(data).filter((k) => SCHEMA_KEYS.has(k));
   const keys = [...new Set([...REQUIRED_KEYS, ...known])].sort();
   const id = keys.join('\n');
@@ -122,10 +123,16 @@ async function loadPlainRecipe(
 
 // The fast path's schema: hand-written checks of the commonest shape (plain-recipe.ts), else the
 // schema narrowed to the recipe's keys. Both yield what the whole schema does.
-function parsePlain(data: Record<string, unknown>): SchemaResult {
+async function parsePlain(data: Record<string, unknown>): Promise<SchemaResult> {
   const values = plainRecipeValues(data);
   if (values) return { success: true, data: values };
-  return narrowRecipeSchema(data).safeParse(data);
+  return (await narrowRecipeSchema(data)).safeParse(data);
+}
+
+// The full path's schema, loaded (with zod) on first use.
+async function parseWhole(data: Record<string, unknown>): Promise<SchemaResult> {
+  const { recipeSchema } = await import('./schema.js');
+  return recipeSchema.safeParse(data);
 }
 
 // A key typed at the wrong level: a recipe field under `strategy:`, or a strategy field at the top.
@@ -155,7 +162,7 @@ async function checkedValues(
   y: YamlFile,
   location: RecipeLocation,
   seen: { name?: string },
-  parse: (data: Record<string, unknown>) => SchemaResult = (data) => recipeSchema.safeParse(data),
+  parse: (data: Record<string, unknown>) => Promise<SchemaResult> = parseWhole,
 ): Promise<{ values: Record<string, unknown> | undefined; issues: ConfigIssue[] }> {
   const data = expectMapping(y);
   if (typeof data.name === 'string' && data.name.trim() !== '' && firstControlChar(data.name) === -1)
@@ -176,7 +183,7 @@ async function checkedValues(
     );
     delete data[key];
   }
-  const parsed = parse(data);
+  const parsed = await parse(data);
   if (!parsed.success) {
     issues.push(
       ...zodIssues(y, parsed.error, {

@@ -6,7 +6,7 @@
  * from zod. Cold zod parsing (its checks compiled per schema on first use) costs most of what
  * validating a few hundred recipes does. test/config/plain-recipe.test.ts compares the two.
  */
-import { urlFieldProblem } from './url-field.js';
+import { checkUrlField } from './url-field.js';
 
 // Output order of the forge strategy, as zod yields it: the schema's key order (recipe-fields.ts).
 const FORGE_KEYS = [
@@ -26,9 +26,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 // The repository as forgeStrategySchema yields it (trimmed), or undefined when zod might refuse it.
 function repository(value: unknown): string | undefined {
-  if (typeof value !== 'string' || urlFieldProblem(value) !== undefined) return undefined;
-  const trimmed = value.trim();
-  return new URL(trimmed).pathname.split('/').filter(Boolean).length >= 2 ? trimmed : undefined;
+  if (typeof value !== 'string') return undefined;
+  const url = checkUrlField(value);
+  if (!(url instanceof URL)) return undefined;
+  return url.pathname.split('/').filter(Boolean).length >= 2 ? value.trim() : undefined;
 }
 
 // One optional forge field as the schema yields it; undefined when zod might refuse it.

@@ -1,5 +1,6 @@
-import * as z from 'zod';
-import { httpUrl, isHttpUrl } from './fields.js';
+import type * as z from 'zod';
+import type { FieldKit } from './field-kit.js';
+import { GLOBAL_FIELDS } from './fields.js';
 
 /** Fields that exist only in recipes (beyond the overridable global fields). */
 export interface RecipeFieldSpec {
@@ -9,66 +10,29 @@ export interface RecipeFieldSpec {
   default: unknown;
   description: string;
   aliases: string[];
-  schema: z.ZodType;
+  /** Built from the kit by schema.ts (see FieldSpec.schema). */
+  schema: (kit: FieldKit) => z.ZodType;
 }
 
-// zod keeps running refinements after the URL check fails, so a non-URL must pass here silently
-// (it is already reported) instead of making `new URL` throw.
-const repositoryUrl = httpUrl.refine(
-  (v) => !isHttpUrl(v) || new URL(v).pathname.split('/').filter(Boolean).length >= 2,
-  { message: 'must be a repository URL like https://<host>/<owner>/<repo>' },
-);
-
-export const forgeStrategySchema = z.strictObject({
-  strategy: z.literal('forge'),
-  repository: repositoryUrl,
-  asset_match: z.string().min(1, 'must not be empty').optional(),
-  asset_match_regex: z.string().min(1, 'must not be empty').optional(),
-  inner_asset_match: z.string().min(1, 'must not be empty').optional(),
-  prerelease: z
-    .union([z.boolean(), z.literal('only')], { message: 'must be true, false or "only"' })
-    .optional(),
-  tag: z.string().trim().min(1, 'must not be empty').optional(),
-});
-
-export const directStrategySchema = z.strictObject({
-  strategy: z.literal('direct'),
-  url: httpUrl,
-  check_method: z.enum(['etag', 'last-modified'], { message: 'must be "etag" or "last-modified"' }),
-});
-
-export const scriptStrategySchema = z.strictObject({
-  strategy: z.literal('script'),
-  script_path: z.string().trim().min(1, 'must not be empty'),
-  timeout: z.number().positive().max(3600).optional(),
-  script_env_token: z.boolean().optional(),
-});
-
+/** The keys of each strategy, in the order its schema yields them (field-kit.ts; a test keeps them equal). */
 export const STRATEGY_KEYS: Record<string, string[]> = {
-  forge: Object.keys(forgeStrategySchema.shape),
-  direct: Object.keys(directStrategySchema.shape),
-  script: Object.keys(scriptStrategySchema.shape),
+  forge: [
+    'strategy',
+    'repository',
+    'asset_match',
+    'asset_match_regex',
+    'inner_asset_match',
+    'prerelease',
+    'tag',
+  ],
+  direct: ['strategy', 'url', 'check_method'],
+  script: ['strategy', 'script_path', 'timeout', 'script_env_token'],
 };
-
-export const strategySchema = z.discriminatedUnion('strategy', [
-  forgeStrategySchema,
-  directStrategySchema,
-  scriptStrategySchema,
-]);
 
 /** A v4 OpenPGP fingerprint as people paste it (spaces, `0x`, any case) → 40 upper-case hex digits. */
 export function normaliseFingerprint(value: string): string {
   return value.replace(/\s+/g, '').replace(/^0x/i, '').toUpperCase();
 }
-
-const fingerprint = z
-  .string()
-  .transform(normaliseFingerprint)
-  .refine((v) => /^[0-9A-F]{40}$/.test(v), {
-    message: 'must be a full 40-hex-digit OpenPGP key fingerprint (a short key id can be forged)',
-  });
-
-const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const RECIPE_FIELDS: RecipeFieldSpec[] = [
   {
@@ -79,7 +43,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     description:
       'App name; used for {name}, the symlink and the command line. One line of up to 100 bytes, without `/`, not `.` or `..`',
     aliases: [],
-    schema: z.string(),
+    schema: (k) => k.z.string(),
   },
   {
     key: 'strategy',
@@ -88,7 +52,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     default: undefined,
     description: 'How to find the latest version: forge, direct or script (see below).',
     aliases: [],
-    schema: strategySchema,
+    schema: (k) => k.strategySchema,
   },
   {
     key: 'ignore',
@@ -97,7 +61,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     default: false,
     description: 'Keep the app listed but skip it in check and update.',
     aliases: [],
-    schema: z.boolean(),
+    schema: (k) => k.z.boolean(),
   },
   {
     key: 'inner_asset_match',
@@ -106,7 +70,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     default: undefined,
     description: 'Glob selecting the AppImage inside a ZIP asset (same as strategy.inner_asset_match).',
     aliases: [],
-    schema: z.string().min(1, 'must not be empty'),
+    schema: (k) => k.z.string().min(1, 'must not be empty'),
   },
   {
     key: 'zsync',
@@ -116,7 +80,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     description:
       'Delta updates: true = <download URL>.zsync, auto = a .zsync asset of the release, or a URL.',
     aliases: [],
-    schema: z.union([z.boolean(), z.literal('auto'), httpUrl]),
+    schema: (k) => k.z.union([k.z.boolean(), k.z.literal('auto'), k.httpUrl]),
   },
   {
     key: 'signing_key',
@@ -126,7 +90,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     description:
       'OpenPGP key fingerprint the embedded signature must come from (pins it instead of trusting the first signed file).',
     aliases: [],
-    schema: fingerprint,
+    schema: (k) => k.fingerprint,
   },
   {
     key: 'desktop_exec_args',
@@ -136,7 +100,7 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     description:
       'Arguments appended to every Exec line of the desktop entry (e.g. --no-sandbox). No control characters.',
     aliases: [],
-    schema: z.array(z.string()),
+    schema: (k) => k.z.array(k.z.string()),
   },
   {
     key: 'desktop_env',
@@ -146,9 +110,18 @@ export const RECIPE_FIELDS: RecipeFieldSpec[] = [
     description:
       'Environment variables set when the desktop entry launches the app. Values hold no control characters.',
     aliases: [],
-    schema: z.record(
-      z.string().regex(envName, 'must be a valid environment variable name'),
-      z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)),
-    ),
+    schema: (k) =>
+      k.z.record(
+        k.z.string().regex(k.envName, 'must be a valid environment variable name'),
+        k.z.union([k.z.string(), k.z.number(), k.z.boolean()]).transform((v) => String(v)),
+      ),
   },
+];
+
+/** Every key a recipe accepts (canonical spellings): the overridable global fields, then its own. */
+export const RECIPE_KEYS: string[] = [
+  ...new Set([
+    ...GLOBAL_FIELDS.filter((f) => !f.globalOnly).map((f) => f.key),
+    ...RECIPE_FIELDS.map((f) => f.key),
+  ]),
 ];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { fieldKit } from './field-kit.js';
 import { GLOBAL_FIELDS } from './fields.js';
 import { RECIPE_FIELDS } from './recipe-fields.js';
 
@@ -13,7 +14,10 @@ function unsettable(schema: z.ZodType): z.ZodType {
 
 function globalShape(recipe = false): Record<string, z.ZodType> {
   return Object.fromEntries(
-    GLOBAL_FIELDS.filter((f) => !(recipe && f.globalOnly)).map((f) => [f.key, unsettable(f.schema)]),
+    GLOBAL_FIELDS.filter((f) => !(recipe && f.globalOnly)).map((f) => [
+      f.key,
+      unsettable(f.schema(fieldKit)),
+    ]),
   );
 }
 
@@ -28,13 +32,10 @@ export const secretsSchema = z.strictObject({
 /** Schema of a recipe: its own fields plus every global field as an override. */
 export const recipeSchema = z.strictObject({
   ...globalShape(true),
-  ...Object.fromEntries(RECIPE_FIELDS.map((f) => [f.key, f.required ? f.schema : unsettable(f.schema)])),
+  ...Object.fromEntries(
+    RECIPE_FIELDS.map((f) => [f.key, f.required ? f.schema(fieldKit) : unsettable(f.schema(fieldKit))]),
+  ),
 });
-
-/** Every key a recipe accepts (canonical spellings), for "did you mean" hints. */
-export const RECIPE_KEYS = Object.keys(recipeSchema.shape);
-/** Every key config.yml accepts (canonical spellings). */
-export const CONFIG_KEYS = Object.keys(configSchema.shape);
 
 /** JSON Schema of config.yml or a recipe, for editors (yaml-language-server) and `schema`. */
 export function jsonSchema(kind: 'config' | 'recipe'): Record<string, unknown> {

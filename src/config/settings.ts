@@ -84,8 +84,8 @@ export function effectiveAppSettings(input: {
       : undefined
     : sharedToken;
   const tokenWithheld = ownBase && !recipeToken ? sharedToken?.source : undefined;
-  return {
-    ...(merged as unknown as GlobalSettings),
+  // Filled in place, not spread into a new object: one copy of the ~40 global fields per recipe.
+  return Object.assign(merged as unknown as GlobalSettings, {
     name: String(recipe.name),
     strategy,
     ignore: recipe.ignore === true,
@@ -97,5 +97,5 @@ export function effectiveAppSettings(input: {
     recipeDir,
     token,
     tokenWithheld,
-  };
+  });
 }

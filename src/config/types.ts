@@ -1,6 +1,6 @@
 /**
  * The effective, fully-defaulted settings the rest of the tool works with. The global settings and
- * the strategies are inferred from their zod schemas (`fields.ts`, `recipe-fields.ts`), so a field
+ * the strategies are inferred from their zod schemas (`fields.ts`, `field-kit.ts`), so a field
  * is declared once; `settings.ts` merges global and recipe values.
  */
 import type * as z from 'zod';
@@ -10,7 +10,7 @@ import type {
   forgeStrategySchema,
   scriptStrategySchema,
   strategySchema,
-} from './recipe-fields.js';
+} from './field-kit.js';
 
 /** A forge release source; `repository` is https://<host>/<owner>/<repo> (lab: nested groups allowed). */
 export type ForgeStrategy = z.output<typeof forgeStrategySchema>;
@@ -29,9 +29,10 @@ type GlobalField = (typeof GLOBAL_FIELDS)[number];
 
 /** Fields of config.yml (spec 2.1), every one overridable per recipe but the config.yml-only ones (FieldSpec.globalOnly). */
 export type GlobalSettings = {
-  [F in GlobalField as undefined extends F['default'] ? never : F['key']]: z.output<F['schema']>;
+  [F in GlobalField as undefined extends F['default'] ? never : F['key']]: z.output<ReturnType<F['schema']>>;
 } & {
-  [F in GlobalField as undefined extends F['default'] ? F['key'] : never]?: z.output<F['schema']> | undefined;
+  [F in GlobalField as undefined extends F['default'] ? F['key'] : never]?:
+    z.output<ReturnType<F['schema']>> | undefined;
 };
 
 /** Which delta update may replace a full download (`auto`: a .zsync file, else block maps). */

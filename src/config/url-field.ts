@@ -18,6 +18,12 @@ export const URL_CREDENTIALS_HINT =
 
 /** The problem of `value` as an http(s) URL field, or undefined when it may be kept and requested. */
 export function urlFieldProblem(value: string): UrlFieldProblem | undefined {
+  const checked = checkUrlField(value);
+  return checked instanceof URL ? undefined : checked;
+}
+
+/** `value` (trimmed) parsed, when it may be kept and requested; otherwise its problem. */
+export function checkUrlField(value: string): URL | UrlFieldProblem {
   const at = firstControlChar(value);
   if (at !== -1) {
     return {
@@ -41,7 +47,7 @@ export function urlFieldProblem(value: string): UrlFieldProblem | undefined {
       hint: URL_CREDENTIALS_HINT,
     };
   }
-  return undefined;
+  return u;
 }
 
 /** `value` fit to show: its userinfo replaced by `***`, control characters escaped. */

@@ -9,6 +9,7 @@ import { effectiveAppSettings, effectiveGlobal } from './settings.js';
 import { tokenScopeWarnings } from './token-scope-warnings.js';
 import { sameSourceWarnings } from './same-source-warnings.js';
 import type { AppSettings, GlobalSettings } from './types.js';
+import { compareNames } from '../core/compare-names.js';
 
 /** One recipe: its effective settings, or the reason it cannot be used (that app's failure). */
 export type AppEntry =
@@ -67,7 +68,7 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
       'hub_token is set in config.yml or a recipe; move it to secrets.yml (chmod 600) or HUB_TOKEN',
     );
   }
-  apps.sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
+  apps.sort((a, b) => compareNames(a.name, b.name) || compareNames(a.file, b.file));
   warnings.push(...tokenScopeWarnings(apps, global), ...sameSourceWarnings(apps));
   return { paths, config, secrets, global, apps, warnings, skipped };
 }

@@ -17,7 +17,8 @@ export function readSmallFileSync(path: string, max: number, opts: { head?: bool
     if (!st.isFile()) return { kind: 'not-regular' };
     if (st.size > max && !opts.head) return { kind: 'too-large' };
     // One byte more than allowed tells a file that grew since fstat from one that did not.
-    const buf = Buffer.alloc(Math.min(st.size, max) + 1);
+    // Only the bytes read are used: no need to zero the buffer (small ones come from Node's pool).
+    const buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     const limit = opts.head ? Math.min(max, buf.length) : buf.length;
     let used = 0;
     for (let n = 1; n > 0 && used < limit; used += n) n = readSync(fd, buf, used, limit - used, used);

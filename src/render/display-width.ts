@@ -7,6 +7,7 @@
 
 // eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 
 // [first, last] code points drawn two cells wide, ascending.
@@ -61,6 +62,8 @@ export function charWidth(ch: string): number {
 
 /** Cells `text` takes on a terminal; colour sequences count for nothing. */
 export function displayWidth(text: string): number {
+  // Printable ASCII, most cells of a table, is one cell a character: no regex, no per-character walk.
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text.replace(SGR, '')) width += charWidth(ch);
   return width;

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { EventSink } from '../core/events.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { readJsonFile } from './json-file.js';
-import { sanitizeState } from './sanitize.js';
 import type { AppState, CacheData, CachedResponse, RateLimitWindow, RunRecord, StateData } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -28,6 +27,10 @@ function emptyState(): StateData {
  * The versioned state file (installed apps, rate-limit windows, forge detection) and the metadata
  * cache. Reads never write; `save` writes atomically and must only be called under the lock.
  */
+function hasEntries(data: StateData): boolean {
+  return [data.apps, data.rateLimits, data.forgeKinds].some((entries) => Object.keys(entries).length > 0);
+}
+
 export class StateStore {
   private cacheDirty = false;
 
@@ -65,7 +68,10 @@ export class StateStore {
           : `state file ${stateFile} is unreadable (${state.reason}); the next update will move it aside`,
       });
     }
-    if (state.kind === 'ok') {
+    // The schema (and zod with it) loads only when there are entries to check: a command run
+    // before anything was installed does not pay for it at start-up.
+    if (state.kind === 'ok' && hasEntries(state.data)) {
+      const { sanitizeState } = await import('./sanitize.js');
       for (const problem of sanitizeState(state.data, now)) {
         emit({
           type: 'warning',

@@ -4,10 +4,11 @@ import type { z } from 'zod';
 import { GLOBAL_FIELDS } from '../../src/config/fields.js';
 import {
   directStrategySchema,
+  fieldKit,
   forgeStrategySchema,
-  RECIPE_FIELDS,
   scriptStrategySchema,
-} from '../../src/config/recipe-fields.js';
+} from '../../src/config/field-kit.js';
+import { RECIPE_FIELDS } from '../../src/config/recipe-fields.js';
 import { readableZodMessage } from '../../src/config/zod-messages.js';
 
 // Values of every YAML type, in and out of every range the field tables use.
@@ -34,8 +35,8 @@ const RAW =
 
 function schemasUnderTest(): [string, z.ZodType][] {
   const out: [string, z.ZodType][] = [];
-  for (const f of GLOBAL_FIELDS) out.push([f.key, f.schema]);
-  for (const f of RECIPE_FIELDS) out.push([f.key, f.schema]);
+  for (const f of GLOBAL_FIELDS) out.push([f.key, f.schema(fieldKit)]);
+  for (const f of RECIPE_FIELDS) out.push([f.key, f.schema(fieldKit)]);
   for (const [kind, schema] of [
     ['forge', forgeStrategySchema],
     ['direct', directStrategySchema],
@@ -75,7 +76,7 @@ void describe('config messages for wrong values', () => {
   void test('each kind of mistake says what is expected, in the words of a config file', () => {
     const say = (key: string, value: unknown): string => {
       const spec = [...GLOBAL_FIELDS, ...RECIPE_FIELDS].find((f) => f.key === key);
-      const r = spec?.schema.safeParse(value);
+      const r = spec?.schema(fieldKit).safeParse(value);
       assert.ok(r && !r.success, key);
       return readableZodMessage(r.error.issues[0]!);
     };

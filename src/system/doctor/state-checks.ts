@@ -10,6 +10,7 @@ import type { AppState, StateData } from '../../state/types.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
 import { pathExists } from '../../core/path-exists.js';
+import { compareNames } from '../../core/compare-names.js';
 
 /** Loads state without writing; a corrupt file is a failed check, not a moved file. */
 async function loadState(ctx: Context): Promise<{ data: StateData | undefined; check: DoctorCheck }> {
@@ -157,7 +158,7 @@ function appsOf(fails: string[]): string {
 export async function stateChecks(ctx: Context, ws: Workspace | undefined): Promise<DoctorCheck[]> {
   const { data, check: stateCheck } = await loadState(ctx);
   const checks = [stateCheck];
-  const apps = Object.entries(data?.apps ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const apps = Object.entries(data?.apps ?? {}).sort(([a], [b]) => compareNames(a, b));
 
   if (ws) {
     const known = new Set(ws.apps.map((a) => a.name));

@@ -1,0 +1,159 @@
+/**
+ * The zod building blocks of the field tables (fields.ts, recipe-fields.ts): their schemas are
+ * functions of this kit, called by schema.ts. Only validation with zod loads this module, so a
+ * command whose recipes take the plain path (plain-recipe.ts) never loads zod.
+ */
+import * as z from 'zod';
+import { parseDuration } from './duration.js';
+import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
+import { namingFormatProblems } from './naming-format.js';
+import { urlFieldProblem } from './url-field.js';
+import { isHttpUrl } from './fields.js';
+import { normaliseFingerprint } from './recipe-fields.js';
+
+/** A URL field of a config or recipe: checked raw (before trimming could hide a control character). */
+const httpUrl = z
+  .string()
+  .superRefine((v, ctx) => {
+    const problem = urlFieldProblem(v);
+    if (!problem) return;
+    const message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
+    ctx.addIssue({ code: 'custom', message, abort: true });
+  })
+  .transform((v) => v.trim());
+
+// A base URL, or fp-appimage-updater's per-repository template reduced to its base.
+function forgeUrl(kind: ForgeUrlKind) {
+  return httpUrl.transform((value, ctx) => {
+    const r = forgeUrlBase(value, kind);
+    if ('base' in r) return r.base;
+    ctx.addIssue({ code: 'custom', message: r.error });
+    return z.NEVER;
+  });
+}
+
+// Checked as a proxy URL where the run's network settings are built (PROXY_INVALID); here only
+// bounded, since the value may hold a password and must never be echoed in a config error.
+const proxySetting = z.string().trim().max(2048, 'is too long');
+
+const pathString = z.string().trim().min(1, 'must not be empty');
+
+const namingFormat = z
+  .string()
+  .min(1, 'must not be empty')
+  .superRefine((value, ctx) => {
+    const unknown = [...value.matchAll(/\{([^}]*)\}/g)]
+      .map((m) => m[1])
+      .filter((p) => p !== 'name' && p !== 'version');
+    if (unknown.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown placeholder {${unknown[0]}}; only {name} and {version} exist`,
+      });
+    if (/[/\0]/.test(value))
+      ctx.addIssue({ code: 'custom', message: 'must not contain "/": it names a file inside storage_dir' });
+    if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
+    for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
+  });
+
+// `3d` in the file, seconds in the settings; 0 (a recipe turning off a config.yml cooldown) is none.
+const releaseAge = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const r = parseDuration(value);
+  if ('seconds' in r) return r.seconds;
+  ctx.addIssue({ code: 'custom', message: r.error });
+  return z.NEVER;
+});
+
+const PROXY_PREFIX_WANTED = 'must be "all", an http(s) URL, or a list of http(s) URLs';
+
+// Checked entry by entry (not as a union of URL schemas) so a URL's own problem, such as credentials,
+// is what the user reads, at the entry's position.
+const proxyPrefix = z
+  .union([z.string(), z.array(z.string())], { error: PROXY_PREFIX_WANTED })
+  .transform((value, ctx): 'all' | string[] => {
+    if (typeof value === 'string' && value.trim() === 'all') return 'all';
+    const list = typeof value === 'string' ? [value] : value;
+    if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one URL' });
+    list.forEach((entry, i) => {
+      const problem = urlFieldProblem(entry);
+      if (!problem) return;
+      let message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
+      if (problem.code === 'URL_INVALID' && typeof value === 'string') message = PROXY_PREFIX_WANTED;
+      ctx.addIssue({ code: 'custom', message, path: typeof value === 'string' ? [] : [i] });
+    });
+    return list.map((entry) => entry.trim());
+  });
+
+// A workflow file of a repository, as certificates name it after the host: owner/repo/.github/workflows/x.yml.
+const provenanceSigner = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.\-/]+\.ya?ml$/, {
+    message: 'must look like owner/repo/.github/workflows/file.yml',
+  });
+
+// zod keeps running refinements after the URL check fails, so a non-URL must pass here silently
+// (it is already reported) instead of making `new URL` throw.
+const repositoryUrl = httpUrl.refine(
+  (v) => !isHttpUrl(v) || new URL(v).pathname.split('/').filter(Boolean).length >= 2,
+  { message: 'must be a repository URL like https://<host>/<owner>/<repo>' },
+);
+
+export const forgeStrategySchema = z.strictObject({
+  strategy: z.literal('forge'),
+  repository: repositoryUrl,
+  asset_match: z.string().min(1, 'must not be empty').optional(),
+  asset_match_regex: z.string().min(1, 'must not be empty').optional(),
+  inner_asset_match: z.string().min(1, 'must not be empty').optional(),
+  prerelease: z
+    .union([z.boolean(), z.literal('only')], { message: 'must be true, false or "only"' })
+    .optional(),
+  tag: z.string().trim().min(1, 'must not be empty').optional(),
+});
+
+export const directStrategySchema = z.strictObject({
+  strategy: z.literal('direct'),
+  url: httpUrl,
+  check_method: z.enum(['etag', 'last-modified'], { message: 'must be "etag" or "last-modified"' }),
+});
+
+export const scriptStrategySchema = z.strictObject({
+  strategy: z.literal('script'),
+  script_path: z.string().trim().min(1, 'must not be empty'),
+  timeout: z.number().positive().max(3600).optional(),
+  script_env_token: z.boolean().optional(),
+});
+
+export const strategySchema = z.discriminatedUnion('strategy', [
+  forgeStrategySchema,
+  directStrategySchema,
+  scriptStrategySchema,
+]);
+
+const fingerprint = z
+  .string()
+  .transform(normaliseFingerprint)
+  .refine((v) => /^[0-9A-F]{40}$/.test(v), {
+    message: 'must be a full 40-hex-digit OpenPGP key fingerprint (a short key id can be forged)',
+  });
+
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The kit the field tables' schema functions receive. */
+export const fieldKit = {
+  z,
+  httpUrl,
+  forgeUrl,
+  proxySetting,
+  pathString,
+  namingFormat,
+  releaseAge,
+  proxyPrefix,
+  provenanceSigner,
+  strategySchema,
+  fingerprint,
+  envName,
+};
+
+/** What fields.ts and recipe-fields.ts build their schemas from. */
+export type FieldKit = typeof fieldKit;

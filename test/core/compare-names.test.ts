@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compareNames } from '../../src/core/compare-names.js';
+
+const sign = (n: number): number => Math.sign(n);
+const ALPHABET = 'aAbBzZ09_-.+';
+
+function randomName(rand: () => number, alphabet: string): string {
+  const length = 1 + Math.floor(rand() * 6);
+  let s = '';
+  for (let i = 0; i < length; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
+  return s;
+}
+
+// A small deterministic generator, so a failure names the same pair on every run.
+function seeded(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x / 2 ** 31;
+  };
+}
+
+void test('orders app names exactly as localeCompare does', () => {
+  const rand = seeded(7);
+  for (let i = 0; i < 20_000; i++) {
+    const a = randomName(rand, ALPHABET);
+    const b = rand() < 0.2 ? a.toUpperCase() : randomName(rand, ALPHABET);
+    assert.equal(sign(compareNames(a, b)), sign(a.localeCompare(b)), `${a} vs ${b}`);
+  }
+});
+
+void test('names with other characters are ordered by localeCompare itself', () => {
+  const rand = seeded(11);
+  for (let i = 0; i < 5_000; i++) {
+    const a = randomName(rand, `${ALPHABET}é/ Ä`);
+    const b = randomName(rand, `${ALPHABET}é/ Ä`);
+    assert.equal(sign(compareNames(a, b)), sign(a.localeCompare(b)), `${a} vs ${b}`);
+  }
+});
+
+void test('sorts a list of recipe names as the collator would', () => {
+  const names = ['obsidian', 'Obsidian', 'app_b', 'app-b', 'app.b', 'app+b', 'app0', 'ab1', 'aB', 'Ab', 'ab'];
+  assert.deepEqual(
+    [...names].sort(compareNames),
+    [...names].sort((a, b) => a.localeCompare(b)),
+  );
+});
