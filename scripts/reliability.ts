@@ -267,8 +267,8 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'the lock file',
     covers:
-      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); a replaced asset under --locked (LOCK_MISMATCH, nothing changed)',
-    files: ['test/config/lock-file.test.ts', 'test/e2e/lock/lock.test.ts'],
+      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); mutated lock files: the fast reader agrees with the yaml library or declines; a replaced asset under --locked (LOCK_MISMATCH, nothing changed); an installed file replaced by one of another size (the locked bytes put back)',
+    files: ['test/config/lock-file.test.ts', 'test/config/lock-text.test.ts', 'test/e2e/lock/lock.test.ts'],
   },
 ];
 

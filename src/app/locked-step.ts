@@ -53,18 +53,27 @@ export async function lockedStep(
   const resolution = lockedResolution(entry);
   const installed = state?.installed;
   if (!installed) return { kind: 'resolved', resolution, needsUpdate: true, reason: 'not installed' };
-  const present = await stat(installed.file).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-  if (!present)
+  const onDisk = await stat(installed.file).catch(() => undefined);
+  if (!onDisk?.isFile())
     return { kind: 'resolved', resolution, needsUpdate: true, reason: 'installed file is missing' };
   // An unzipped asset's file has its own digest: the identity and URL of the release name it.
-  const atLock = entry.asset.toLowerCase().endsWith('.zip')
+  const zipped = entry.asset.toLowerCase().endsWith('.zip');
+  const atLock = zipped
     ? installed.identity === entry.identity && installed.url === entry.url
     : installed.sha256 === entry.sha256;
-  if (atLock) return { kind: 'resolved', resolution, needsUpdate: false, reason: 'at the locked digest' };
-  return { kind: 'resolved', resolution, needsUpdate: true, reason: `locked at ${entry.version}` };
+  if (!atLock)
+    return { kind: 'resolved', resolution, needsUpdate: true, reason: `locked at ${entry.version}` };
+  // The digest state recorded at install is trusted, not recomputed (hashing 50 AppImages would
+  // cost seconds on every timer run); a file replaced by one of another size is still noticed.
+  // A same-size replacement needs `update --locked --force` (docs/fleet.md).
+  if (!zipped && onDisk.size !== installed.size)
+    return {
+      kind: 'resolved',
+      resolution,
+      needsUpdate: true,
+      reason: 'installed file changed since it was installed',
+    };
+  return { kind: 'resolved', resolution, needsUpdate: false, reason: 'at the locked digest' };
 }
 
 /** A download that is not the locked bytes: LOCK_MISMATCH, with the verifier's error as the cause. */

@@ -16,7 +16,8 @@ import { keepForeignFile } from '../install/place.js';
 import { placeSymlink } from '../install/symlink.js';
 import type { AppState } from '../state/types.js';
 import type { AppRun } from './app-run.js';
-import { integrateStep, integrateTarget } from './integrate-step.js';
+import { integrateStep } from './integrate-step.js';
+import { integrateTarget } from './launch-refresh.js';
 
 /** Where the file is after the step, and what points at it now. */
 export interface Integrated {

@@ -1,45 +1,23 @@
 import type { AppEntry } from '../config/workspace.js';
-import { toKeeperError } from '../core/errors.js';
-import { ProvenanceRateLimited } from '../trust/provenance/errors.js';
 import { AppClock } from './app-clock.js';
 import { errorInfo } from './error-info.js';
-import { appRun, releaseRun } from './app-run.js';
-import { installApp } from './install-app.js';
-import { linkAndIntegrate } from './place-and-integrate.js';
-import type { DesktopPlacement } from '../install/desktop-integration.js';
-import { integrateTarget, refreshLaunchFixes } from './integrate-step.js';
+import { appRun } from './app-run.js';
+import { integrateTarget, refreshLaunchFixes } from './launch-refresh.js';
 import { managedStorageDirs } from './managed-dirs.js';
-import {
-  outcomeFor,
-  stoppedOutcome,
-  removedReason,
-  type AppOutcome,
-  type DesktopOutcome,
-} from './outcome.js';
+import { outcomeFor, stoppedOutcome, removedReason, type AppOutcome } from './outcome.js';
 import { cooldownStep } from './cooldown-step.js';
 import { createSemaphore, mapPool } from './pool.js';
 import { recordFailure, recordSeen } from './record.js';
-import { recoverInstall } from './recover-install.js';
-import { clearIntent } from '../state/intent.js';
-import { resolveStep } from './resolve-step.js';
+import { hasIntents } from '../state/intent.js';
+import type { ResolveStep } from './resolve-step.js';
+import type { installOutcome } from './install-outcome.js';
 import { LIMITS, type Run } from './run.js';
 import type { LockFile } from '../config/lock-file.js';
-import { lockedSettings, lockedStep, lockMismatch } from './locked-step.js';
+import { lockedSettings, lockedStep } from './locked-step.js';
 import { compareNames } from '../core/compare-names.js';
 
 function stopped(run: Run, name: string, from: string | null, path: string | undefined): AppOutcome {
   return stoppedOutcome(run.offline.offline, name, from, path);
-}
-
-/** The outcome's view of where the desktop entry went. */
-function desktopOutcome(p: DesktopPlacement): DesktopOutcome {
-  return {
-    id: p.id,
-    file: p.file,
-    upstream_id: p.upstreamId,
-    ...(p.fallbackReason ? { fallback_reason: p.fallbackReason } : {}),
-    ...(p.skipped ? { skipped: p.skipped } : {}),
-  };
 }
 
 /** Flags of `update`. */
@@ -69,6 +47,11 @@ export async function updateApps(
     return saving;
   };
   if (!opts.dryRun) await recoverInterrupted(run, entries);
+  // The release lookup (sources, HTTP stack) and the install path (download, verification,
+  // SquashFS, desktop files) are loaded only when a run needs them: `update --locked` with every
+  // app at its locked digest needs neither.
+  const resolveStep = opts.locked ? undefined : (await import('./resolve-step.js')).resolveStep;
+  let installer: Promise<{ installOutcome: typeof installOutcome }> | undefined;
   const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
     const state = run.store.app(entry.name);
     const fromVersion = state?.installed?.version ?? null;
@@ -96,9 +79,9 @@ export async function updateApps(
     const strategy = settings.strategy.strategy;
     const now = run.ctx.now().toISOString();
     const clock = new AppClock(run, settings);
-    const step = opts.locked
-      ? await lockedStep(entry.name, lockEntry, state)
-      : await clock.phase((r) => resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }));
+    const step: ResolveStep = resolveStep
+      ? await clock.phase((r) => resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }))
+      : await lockedStep(entry.name, lockEntry, state);
     // Decided before anything is recorded: an offline machine leaves no failure in state.
     if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
       return stopped(run, entry.name, fromVersion, state?.installed?.file);
@@ -170,71 +153,20 @@ export async function updateApps(
         because: step.reason,
       };
     }
-    try {
-      const result = await downloads(() =>
-        clock.phase((timed) => installApp(releaseRun(timed, settings, state, r))),
-      );
-      const done = run.ctx.now().toISOString();
-      run.store.updateApp(entry.name, strategy, (s) => ({
-        ...s,
-        strategy,
-        installed: result.installed,
-        previous: result.previous ? { ...result.previous, integration: s.integration } : s.previous,
-        integration: result.integration,
-        symlink: result.symlink,
-        signature: result.signature,
-        hold: false,
-        removedAt: undefined,
-        lastCheck: done,
-        lastUpdate: done,
-        lastError: undefined,
-        latest: { version: r.version, identity: r.identity, checkedAt: done },
-        releaseAssets: result.releaseAssets ?? s.releaseAssets,
-      }));
-      await save();
-      await clearIntent(run.ctx.paths.stateDir, entry.name);
-      return {
-        ...base,
-        status: 'updated',
-        to_version: result.installed.version,
-        path: result.installed.file,
-        warnings: r.viaProxy
-          ? [
-              ...result.warnings,
-              `release metadata and its digest came through proxy ${r.viaProxy}; the file is the hub's own download, but the digest is not proof of authenticity`,
-            ]
-          : result.warnings,
-        method: result.method,
-        ...(result.connections !== undefined ? { connections: result.connections } : {}),
-        bytes_downloaded: result.bytesDownloaded,
-        bytes_reused: result.bytesReused,
-        ...(result.desktop ? { desktop: desktopOutcome(result.desktop) } : {}),
-      };
-    } catch (err) {
-      if (err instanceof ProvenanceRateLimited) {
-        return { ...base, status: 'rate_limited', retry_at: err.retryAt.toISOString(), reason: err.message };
-      }
-      // What the failed or interrupted transfer really cost is counted too.
-      const spent = run.bytesByApp.get(entry.name);
-      const bytes = spent ? { bytes_downloaded: spent } : {};
-      if (run.offline.noteFailure(err) || run.signal.aborted) {
-        return { ...stopped(run, entry.name, fromVersion, state?.installed?.file), ...bytes };
-      }
-      const failure = toKeeperError(err);
-      const e =
-        lockEntry && (failure.code === 'VERIFY_DIGEST' || failure.code === 'VERIFY_SIZE')
-          ? lockMismatch(entry.name, lockEntry, failure)
-          : failure;
-      recordFailure(run.store, entry.name, strategy, now, e);
-      return {
-        ...base,
-        status: 'failed',
-        to_version: r.version,
-        path: state?.installed?.file ?? null,
-        error: errorInfo(e),
-        ...bytes,
-      };
-    }
+    installer ??= import('./install-outcome.js');
+    const { installOutcome } = await installer;
+    return installOutcome(run, {
+      name: entry.name,
+      settings,
+      state,
+      r,
+      clock,
+      base,
+      lockEntry,
+      now,
+      downloads,
+      save,
+    });
   });
   await saving;
   return [...outcomes].sort((a, b) => compareNames(a.name, b.name));
@@ -245,6 +177,10 @@ export async function updateApps(
  * time: recovery saves state), and points their symlink and desktop entry at the new file.
  */
 async function recoverInterrupted(run: Run, entries: readonly AppEntry[]): Promise<void> {
+  // Nearly every run finds no intent: then neither recovery nor integration code is loaded.
+  if (!hasIntents(run.ctx.paths.stateDir)) return;
+  const { recoverInstall } = await import('./recover-install.js');
+  const { linkAndIntegrate } = await import('./place-and-integrate.js');
   const managed = managedStorageDirs(run.ws);
   for (const entry of entries) {
     if (!entry.ok) continue;

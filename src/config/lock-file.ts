@@ -9,6 +9,7 @@ import type * as Yaml from 'yaml';
 import * as z from 'zod';
 import { ConfigError, ExitCode, KeeperError, type ConfigIssue } from '../core/errors.js';
 import { readSmallFileSync } from '../core/small-file.js';
+import { readLockText } from './lock-text.js';
 import { parseYamlText, positionOf } from './yaml-file.js';
 
 /** The lock file's name in the config dir. */
@@ -119,6 +120,13 @@ export async function readLockFile(file: string): Promise<LockFile | undefined> 
   if (read.kind === 'not-regular') throw lockIssue(file, 'not a regular file');
   if (read.kind === 'too-large')
     throw lockIssue(file, `larger than ${MAX_LOCK_BYTES >> 20} MiB; not a lock file`);
+  // The shape `lock` writes is read without the yaml library; anything else, or any problem
+  // (which needs positions), goes through the library.
+  const plain = readLockText(read.text);
+  if (plain) {
+    const fast = lockSchema.safeParse(plain);
+    if (fast.success) return { apps: fast.data.apps };
+  }
   const y = await parseYamlText(file, read.text);
   const parsed = lockSchema.safeParse(y.data);
   if (parsed.success) return { apps: parsed.data.apps };

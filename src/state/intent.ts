@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -36,6 +37,16 @@ export type InstallIntent = Known<z.output<typeof intentSchema>>;
 /** An app's intent file: its name only ever enters the path through the one file-name rule. */
 export function intentFile(stateDir: string, app: string): string {
   return join(stateDir, INTENT_DIR, `${appFileName(app)}.json`);
+}
+
+/** True when any intent file may be pending (the folder lists one); false without the folder. */
+export function hasIntents(stateDir: string): boolean {
+  try {
+    return readdirSync(join(stateDir, INTENT_DIR)).some((n) => n.endsWith('.json'));
+  } catch (err) {
+    // Unlistable but present: let recovery look app by app, as it did before this shortcut.
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
 }
 
 /** Records an install's intent durably (atomic write, fsynced). */
