@@ -38,8 +38,12 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'catalogues',
     covers:
-      'malformed and deeply nested feeds, junk items and names, an AM script whose SITE and API call disagree, a dropped network (stale cache with a note)',
-    files: ['test/sources/catalogues/readers.test.ts', 'test/e2e/adopt/catalogue.test.ts'],
+      'malformed and deeply nested feeds, junk items and names, an AM script whose SITE and API call disagree, a dropped network (stale cache with a note); adopt by match with an HTML page for a feed and a dropped list (a note, never a crash), tied and weak matches never taken, an archived repository refused',
+    files: [
+      'test/sources/catalogues/readers.test.ts',
+      'test/e2e/adopt/catalogue.test.ts',
+      'test/e2e/adopt/adopt-match.test.ts',
+    ],
   },
   {
     kind: 'fault',

@@ -3,7 +3,13 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { isoSeconds, type ApiRequest, type AssetSizer } from './api-request.js';
 import { jsonError, jsonResponse } from './json-response.js';
 import { budgetExhausted, budgetHeaders, type RateBudgets } from './rate-limit.js';
-import { latestStable, segments, type ReleaseStore, type StoredRelease } from './release-store.js';
+import {
+  latestStable,
+  segments,
+  type ReleaseStore,
+  type RepoReleases,
+  type StoredRelease,
+} from './release-store.js';
 import type { AttestationStore } from './attestations.js';
 import type { Outgoing } from './send-body.js';
 
@@ -67,6 +73,22 @@ async function renderRelease(
   };
 }
 
+const REPOS_DOCS = 'https://docs.github.com/rest/repos/repos';
+
+// The fields of `GET /repos/{owner}/{repo}` a client may read; `archived` is the one we serve for.
+function repositoryJson(owner: string, repo: string, stored: RepoReleases, webBase: string): unknown {
+  return {
+    id: stored.id,
+    name: repo,
+    full_name: `${owner}/${repo}`,
+    owner: { login: owner, id: 1, type: 'User' },
+    html_url: `${webBase}/${owner}/${repo}`,
+    archived: stored.archived === true,
+    disabled: false,
+    default_branch: 'main',
+  };
+}
+
 function notFound(documentation: string): Outgoing {
   return jsonError(404, { message: 'Not Found', documentation_url: documentation, status: '404' });
 }
@@ -82,9 +104,11 @@ export async function hubResponse(
 ): Promise<Outgoing | undefined> {
   if (!req.pathname.startsWith(`${config.apiPrefix}/repos/`)) return undefined;
   const parts = segments(req.pathname.slice(config.apiPrefix.length));
-  // ['repos', owner, repo, 'releases', ...rest]
+  // ['repos', owner, repo, 'releases', ...rest]; ['repos', owner, repo] is the repository itself.
   const attesting = parts[3] === 'attestations' && attestations !== undefined;
-  if (parts.length < 4 || parts[0] !== 'repos' || (parts[3] !== 'releases' && !attesting)) return undefined;
+  const repository = parts.length === 3 && parts[0] === 'repos';
+  if (!repository && (parts.length < 4 || parts[0] !== 'repos' || (parts[3] !== 'releases' && !attesting)))
+    return undefined;
   const [, owner = '', repoName = '', , ...rest] = parts;
 
   const budget = budgets.peek(req.clientKey, req.authorized);
@@ -110,6 +134,10 @@ export async function hubResponse(
     const render = (s: StoredRelease): Promise<unknown> =>
       renderRelease(s, owner, repoName, apiBase, webBase, sizeOf);
     const extra: OutgoingHttpHeaders = { 'x-github-api-version-selected': '2022-11-28' };
+    if (repository) {
+      if (!repo) return notFound(`${REPOS_DOCS}#get-a-repository`);
+      return jsonResponse(repositoryJson(owner, repoName, repo, webBase), req.headers, repo.changedAt, extra);
+    }
 
     if (rest.length === 1 && rest[0] === 'latest') {
       const latest = latestStable(repo);

@@ -15,6 +15,8 @@ export interface RepoReleases {
   id: number;
   releases: StoredRelease[];
   changedAt: Date;
+  /** The owner archived it: read-only, its releases still served. */
+  archived?: boolean;
 }
 
 /** Releases keyed by repository ('owner/repo' or a lab project path). */
@@ -36,6 +38,13 @@ export class ReleaseStore {
     const repo = this.repo(key);
     const now = Date.now();
     repo.releases = releases.map((r, i) => this.stored(r, new Date(now - i * 60_000)));
+    repo.changedAt = new Date();
+  }
+
+  /** Marks the repository archived (or not), as its owner can. */
+  setArchived(key: string, archived: boolean): void {
+    const repo = this.repo(key);
+    repo.archived = archived;
     repo.changedAt = new Date();
   }
 

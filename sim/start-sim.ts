@@ -154,6 +154,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         state.hub.store.setLatest(repoKey(owner, repo), release),
       setReleases: (owner: string, repo: string, releases: SimRelease[]) =>
         state.hub.store.setReleases(repoKey(owner, repo), releases),
+      setArchived: (owner: string, repo: string, archived: boolean) =>
+        state.hub.store.setArchived(repoKey(owner, repo), archived),
       setAttestations: (owner, repo, hex, bundles, mode = 'inline') =>
         state.hub.attestations.set(owner, repo, hex, bundles, mode),
     },

@@ -138,6 +138,8 @@ export interface SimHub {
   setLatest(owner: string, repo: string, release: SimRelease): void;
   /** Replace all releases of owner/repo; the list is newest first. */
   setReleases(owner: string, repo: string, releases: SimRelease[]): void;
+  /** Mark owner/repo archived (`archived: true` at `GET /repos/{owner}/{repo}`), or not. */
+  setArchived(owner: string, repo: string, archived: boolean): void;
   /**
    * Serve these Sigstore bundles (serialized JSON) at `/repos/{owner}/{repo}/attestations/sha256:{hex}`:
    * inline, or as `bundle_url` links to raw Snappy blobs on the second origin. An empty list is a 404.

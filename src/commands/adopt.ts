@@ -12,6 +12,7 @@ import { fitTable, type ColumnFit } from '../render/fit-table.js';
 import { table } from '../render/table.js';
 import { termMessage, termPath, termText, tildePath } from '../render/terminal-text.js';
 import { runLocked } from './engine-run.js';
+import { matchConfirm } from './adopt-confirm.js';
 
 /** Flags of `adopt`. */
 interface AdoptFlags {
@@ -73,6 +74,7 @@ async function adoptCommand(
   out: Output,
   files: string[],
   flags: AdoptFlags,
+  stdin: NodeJS.ReadableStream | undefined,
 ): Promise<CommandResult> {
   const mode = modeOf(flags);
   if ((flags.scan === undefined) === (files.length === 0)) {
@@ -89,7 +91,13 @@ async function adoptCommand(
   const { adoptFiles, scanForAppImages } = await import('../app/adopt/adopt.js');
   const rows = await runLocked(ctx, out, 'adopt', [], async (run, _entries, ws) => {
     const targets = scanning ? await scanForAppImages(flags.scan ?? '') : files;
-    return adoptFiles(targets, { mode, act, name: flags.name, url: flags.url }, ws, run);
+    const confirm = matchConfirm(out, stdin, out.json);
+    return adoptFiles(
+      targets,
+      { mode, act, name: flags.name, url: flags.url, yes: flags.yes === true, confirm },
+      ws,
+      run,
+    );
   });
   const { c } = out;
   // On a terminal the table fits its width; piped output stays complete (scripts read it).
@@ -126,7 +134,14 @@ async function adoptCommand(
     }
     for (const n of [...r.notes, ...(r.result?.warnings.filter((w) => !r.notes.includes(w)) ?? [])])
       lines.push(c.dim(`  ${label}: ${termMessage(n)}`));
-    if (r.error?.hint) lines.push(c.dim(`  ${termPath(r.file)}: ${termMessage(r.error.hint)}`));
+    for (const g of r.suggestions)
+      lines.push(
+        c.dim(
+          `  ${label}: suggestion (${termText(g.catalogue)} entry "${termText(g.entry)}", by ${g.by}, not taken): ${termText(g.adopt, 600)}`,
+        ),
+      );
+    if (r.error?.hint && r.suggestions.length === 0)
+      lines.push(c.dim(`  ${termPath(r.file)}: ${termMessage(r.error.hint)}`));
   }
   if (!act && rows.some((r) => r.status === 'planned')) {
     lines.push(
@@ -135,7 +150,12 @@ async function adoptCommand(
         : 'dry run: nothing was changed',
     );
   }
-  const failed = rows.some((r) => r.status === 'failed' || (!scanning && r.status === 'not_adoptable'));
+  // A FILE named on the command line and not adopted (including a catalogue match left unconfirmed) fails.
+  const failed = rows.some(
+    (r) =>
+      r.status === 'failed' ||
+      (!scanning && (r.status === 'not_adoptable' || (act && r.status === 'planned'))),
+  );
   return {
     exitCode: failed ? 1 : 0,
     json: { command: 'adopt', acted: act, mode, files: rows },
@@ -146,7 +166,8 @@ async function adoptCommand(
 /** `adopt`: AppImages already on disk taken into management. */
 export const adopt = defineCommand<[string[]], AdoptFlags>({
   name: 'adopt',
-  summary: 'take existing AppImages into management: write their recipes from their update information',
+  summary:
+    'take existing AppImages into management: recipes from their update information, AppStream data or a catalogue match',
   arguments: [{ name: '[files...]', description: 'AppImages to adopt' }],
   flags: [
     {
@@ -165,7 +186,10 @@ export const adopt = defineCommand<[string[]], AdoptFlags>({
       description:
         'the source of a single FILE: anything `add` accepts (repository, owner/repo, download URL)',
     },
-    { flags: '--yes', description: 'with --scan: adopt what the plan shows' },
+    {
+      flags: '--yes',
+      description: 'with --scan: adopt what the plan shows; take a catalogue match without asking',
+    },
     { flags: '--dry-run', description: 'show the plan only; write nothing' },
   ],
   examples: [
@@ -176,5 +200,6 @@ export const adopt = defineCommand<[string[]], AdoptFlags>({
     ],
     ['appimage-keeper adopt --scan ~/Applications', 'plan the adoption of a whole folder'],
   ],
-  handler: ({ ctx, output, args: [files], flags }) => adoptCommand(ctx(), output(), files, flags),
+  handler: ({ ctx, output, args: [files], flags, stdin }) =>
+    adoptCommand(ctx(), output(), files, flags, stdin()),
 });

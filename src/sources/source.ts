@@ -72,6 +72,8 @@ export interface SourceBinding {
 /** A forge binding also hands out the release itself, before any asset is chosen (`add`, `adopt`). */
 export interface ForgeBinding extends SourceBinding {
   fetchRelease(deps: ResolveDeps): Promise<ReleaseFetch>;
+  /** Whether the repository is archived (one request; `add` and `adopt` only); undefined: unknown. */
+  fetchArchived(deps: ResolveDeps): Promise<boolean | undefined>;
 }
 
 /**

@@ -89,6 +89,15 @@ void describe('AppStream URLs', () => {
     });
   });
 
+  void test('the component id: the first <id>, reverse-DNS characters only', () => {
+    assert.equal(
+      parseAppStreamUrls('<component type="desktop"><id>md.obsidian.Obsidian</id></component>').id,
+      'md.obsidian.Obsidian',
+    );
+    assert.equal(parseAppStreamUrls('<id>bad id; rm -rf</id>').id, undefined);
+    assert.equal(parseAppStreamUrls(`<id>${'a'.repeat(300)}</id>`).id, undefined);
+  });
+
   void test('a hostile document (entities, huge text) yields nothing and does not expand anything', () => {
     const xml = `<!DOCTYPE x [<!ENTITY a "${'b'.repeat(1000)}">]><url type="homepage">&a;&a;</url><url type="homepage">${'h'.repeat(5000)}</url>`;
     assert.deepEqual(parseAppStreamUrls(xml), {});

@@ -44,7 +44,7 @@ export interface SimWorldOptions {
 
 /**
  * Creates a world: config.yml sets storage_dir, symlink_dir, the sim's hub API and web base and
- * `hub_proxy: false`, then `configLines`.
+ * `hub_proxy: false`, no catalogues unless `configLines` names some, then `configLines`.
  */
 export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promise<SimWorld> {
   const home = await makeTmpHome();
@@ -58,6 +58,8 @@ export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promis
       `hub_release_api_url: ${sim.hubApiUrl}`,
       `hub_release_web_url: ${sim.url}`,
       'hub_proxy: false',
+      // The default catalogues are public hosts: a test names the sim's, or reads none.
+      ...((opts.configLines ?? []).some((l) => l.startsWith('catalogues:')) ? [] : ['catalogues: []']),
       ...(opts.configLines ?? []),
       '',
     ].join('\n'),

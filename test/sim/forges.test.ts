@@ -30,6 +30,22 @@ void describe('hub releases', () => {
   });
   after(() => sim.stop());
 
+  void test('GET /repos/{owner}/{repo}: the repository record, archived as marked; 404 for an unknown one', async () => {
+    const before = await json(`${sim.url}/repos/owner/repo`);
+    assert.equal(before.status, 200);
+    assert.equal(obj(before.body).full_name, 'owner/repo');
+    assert.equal(obj(before.body).archived, false);
+    sim.hub.setArchived('Owner', 'Repo', true);
+    try {
+      assert.equal(obj((await json(`${sim.url}/repos/owner/repo`)).body).archived, true);
+      // Archived repositories keep serving their releases.
+      assert.equal((await json(`${sim.url}/repos/owner/repo/releases/latest`)).status, 200);
+    } finally {
+      sim.hub.setArchived('Owner', 'Repo', false);
+    }
+    assert.equal((await json(`${sim.url}/repos/owner/nosuch`)).status, 404);
+  });
+
   void test('latest skips drafts and prereleases and has the GitHub shape', async () => {
     const res = await json(`${sim.url}/repos/owner/repo/releases/latest`);
     assert.equal(res.status, 200);

@@ -138,12 +138,23 @@ async function fromSource(
       { hint: 'find the project’s repository and add that URL instead' },
     );
   const target = s.kind === 'repository' ? s.repository : s.kind === 'download' ? s.url : '';
+  const refuseArchived = {
+    entry: describe(f),
+    hint: `to follow it all the same: appimage-keeper add ${target}${opts.name ? ` --name ${opts.name}` : ''}`,
+  };
   try {
-    return await addFromUrl(target, opts, ws, run);
+    return await addFromUrl(target, { ...opts, refuseArchived }, ws, run);
   } catch (err) {
     const e = toKeeperError(err);
     // The user's own conflicts (name taken, ambiguous asset with its flag) are theirs to read as is.
-    if (['APP_EXISTS', 'ADD_ASSET_AMBIGUOUS', 'ADD_NAME_INVALID', 'INTERRUPTED'].includes(e.code)) throw err;
+    const theirs = [
+      'APP_EXISTS',
+      'ADD_ASSET_AMBIGUOUS',
+      'ADD_NAME_INVALID',
+      'INTERRUPTED',
+      'CATALOGUE_ENTRY_ARCHIVED',
+    ];
+    if (theirs.includes(e.code)) throw err;
     throw new KeeperError('CATALOGUE_ENTRY_UNUSABLE', `${describe(f)} names ${target}: ${e.message}`, {
       hint: e.hint ?? 'the catalogue entry may be out of date; add the app by another URL',
       cause: err,

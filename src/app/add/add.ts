@@ -14,7 +14,7 @@ import type { ForgeRelease } from '../../sources/forge/release.js';
 import { nameFromAsset } from './app-name.js';
 import { isLooseAppImageName, MAX_PROBED, probeAppImage } from './appimage-probe.js';
 import { readCopiedUrl, type CopiedUrl } from './copied-url.js';
-import { canonicalRepository, latestRelease } from './forge-lookup.js';
+import { canonicalRepository, latestRelease, repositoryArchived } from './forge-lookup.js';
 import {
   deriveAssetMatch,
   forgeStrategyBlock,
@@ -33,6 +33,11 @@ export interface AddOptions {
   pick?: ((candidates: string[]) => Promise<string | undefined>) | undefined;
   /** More comment lines above the recipe (the catalogue entry it came from). */
   comment?: string[] | undefined;
+  /**
+   * A catalogue named the repository: ask the forge whether it is archived first (one request) and
+   * refuse one that is, naming `entry`, with `hint` saying how to follow it anyway.
+   */
+  refuseArchived?: { entry: string; hint: string } | undefined;
 }
 
 /** What `add` made. */
@@ -96,6 +101,20 @@ async function forgeDraft(
   opts: Omit<AddOptions, 'dryRun'>,
   run: Run,
 ): Promise<{ draft: RecipeDraft; release: AddResult['release']; notes: string[] }> {
+  const refuse = opts.refuseArchived;
+  // Unknown (a limit, an error) is not a refusal: the release lookup that follows says what is wrong.
+  const archived = refuse
+    ? await repositoryArchived(run, repository).catch((err: unknown) => {
+        if (run.signal.aborted) throw err;
+        return undefined;
+      })
+    : undefined;
+  if (refuse && archived === true)
+    throw new KeeperError(
+      'CATALOGUE_ENTRY_ARCHIVED',
+      `${refuse.entry} names ${repository}, which its owner archived: it will publish no new release`,
+      { hint: refuse.hint },
+    );
   const release = await latestRelease(run, repository);
   const notes: string[] = [];
   const derive: DeriveOptions = {

@@ -7,11 +7,10 @@ import type { ForgeRelease } from '../../sources/forge/release.js';
 import { forgeSourceFor } from '../../sources/index.js';
 import type { Run } from '../run.js';
 
-/** Fetches the latest release of `repository` with the workspace's forge settings (token, API bases). */
-export async function latestRelease(run: Run, repository: string): Promise<ForgeRelease> {
+// The forge binding of `repository` with the workspace's forge settings (token, API bases): no
+// recipe and no app, labelled with the repository (events name it), no per-app rate-limit window.
+function bindingOf(run: Run, repository: string) {
   const strategy: ForgeStrategy = { strategy: 'forge', repository, asset_match: '*' };
-  // No recipe and no app: the workspace's forge settings, labelled with the repository (events
-  // name it), and no per-app rate-limit window.
   const settings = effectiveAppSettings({
     global: run.ws.global,
     recipe: { name: repository, strategy },
@@ -20,15 +19,22 @@ export async function latestRelease(run: Run, repository: string): Promise<Forge
     env: run.ctx.env,
     secretsToken: run.ws.secrets.hubToken,
   });
-  const fetched = await forgeSourceFor(strategy, settings).fetchRelease({
-    ctx: run.ctx,
-    store: run.store,
-    memo: run.memo,
-    signal: run.signal,
-    appWindows: false,
-  });
+  const deps = { ctx: run.ctx, store: run.store, memo: run.memo, signal: run.signal, appWindows: false };
+  return { source: forgeSourceFor(strategy, settings), deps };
+}
+
+/** Fetches the latest release of `repository` with the workspace's forge settings (token, API bases). */
+export async function latestRelease(run: Run, repository: string): Promise<ForgeRelease> {
+  const { source, deps } = bindingOf(run, repository);
+  const fetched = await source.fetchRelease(deps);
   if (fetched.kind === 'rate_limited') throw new KeeperError('RATE_LIMITED', fetched.message);
   return fetched.release;
+}
+
+/** Whether the owner archived `repository` (one request); undefined when a rate limit hid it. */
+export async function repositoryArchived(run: Run, repository: string): Promise<boolean | undefined> {
+  const { source, deps } = bindingOf(run, repository);
+  return source.fetchArchived(deps);
 }
 
 /** True when `url` is on the hub or the lab (their public hosts or the configured ones). */

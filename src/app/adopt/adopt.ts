@@ -15,6 +15,11 @@ import { managedFiles } from './managed-files.js';
 import { looksLikeAppImageName, managerOf } from './file-names.js';
 import { inspectAppImage } from './inspect.js';
 import { planAdoption, type AdoptPlan } from './plan.js';
+import { catalogueFinder, type CatalogueProposal, type CatalogueSuggestion } from './catalogue-finder.js';
+import { DEFAULT_FINDERS, type SourceFinder } from './source-finders.js';
+import { loadCatalogues } from '../catalogues.js';
+import { entrySource } from '../add/catalogue-source.js';
+import type { LoadedCatalogue } from '../../sources/catalogues/cache.js';
 import type { RecipeDraft } from '../add/recipe-text.js';
 import { adoptTarget, takeAdoption, type AdoptMode, type AdoptTaken } from './take.js';
 
@@ -34,6 +39,10 @@ export interface AdoptRow {
   retire: { manager: string; entry: string; icons: string[] }[];
   recipe: RecipeDraft | null;
   source: string | null;
+  /** The catalogue entry that named the source (taken only once confirmed). */
+  match: CatalogueProposal | null;
+  /** Weak catalogue matches: never taken, each with the command that takes it. */
+  suggestions: CatalogueSuggestion[];
   version: string | null;
   notes: string[];
   error: { code: string; message: string; hint: string | null } | null;
@@ -48,6 +57,10 @@ export interface AdoptOptions {
   name?: string | undefined;
   /** `--url`: the source, read as `add URL` reads it. */
   url?: string | undefined;
+  /** `--yes`: a catalogue match is taken without asking. */
+  yes?: boolean | undefined;
+  /** Asks whether to take a catalogue match (a terminal); undefined: no one to ask, not taken. */
+  confirm?: ((row: AdoptRow) => Promise<boolean>) | undefined;
 }
 
 const MAX_SCAN_ENTRIES = 10_000;
@@ -81,19 +94,23 @@ function rowOf(file: string, plan: AdoptPlan | undefined, err?: unknown): AdoptR
     retire: [],
     recipe: null,
     source: null,
+    match: null,
+    suggestions: [],
     version: null,
     notes: [],
     error: null,
     result: null,
   };
   if (!plan) return { ...base, error: errorOf(err) };
-  if (!plan.ok) return { ...base, error: errorOf(plan.error) };
+  if (!plan.ok) return { ...base, error: errorOf(plan.error), suggestions: plan.suggestions };
   return {
     ...base,
     status: 'planned',
     name: plan.recipe.name,
     recipe: plan.recipe,
     source: plan.source,
+    match: plan.match ?? null,
+    suggestions: plan.suggestions,
     version: plan.version,
     notes: plan.notes,
   };
@@ -125,6 +142,7 @@ async function planFile(
   file: string,
   opts: AdoptOptions,
   run: Run,
+  finders: readonly SourceFinder[],
 ): Promise<{ row: AdoptRow; plan?: AdoptPlan; retire: ForeignEntry[] }> {
   try {
     const st = await stat(file);
@@ -137,8 +155,8 @@ async function planFile(
       isKnownForge: (url) => isHubOrLab(run, url),
       repositoryOf: (url) => canonicalRepository(run, url),
       url: opts.url,
-      fromUrl: async (url, name) => {
-        const d = await draftFromUrl(url, { name }, run);
+      fromUrl: async (url, name, refuseArchived) => {
+        const d = await draftFromUrl(url, { name, refuseArchived }, run);
         return {
           strategy: d.recipe.strategy,
           zsync: d.recipe.zsync,
@@ -147,6 +165,7 @@ async function planFile(
           notes: d.notes,
         };
       },
+      finders,
     });
     const retire = plan.ok ? await foreignEntriesFor(plan.file, run.ctx.paths) : [];
     const row = rowOf(file, plan);
@@ -175,13 +194,22 @@ export async function adoptFiles(
   const rows: AdoptRow[] = [];
   const names = new Set(ws.apps.map((a) => a.name.toLowerCase()));
   const managed = await managedFiles(run.store);
+  // Read once for all the files, and only when one of them needs them.
+  let catalogues: Promise<LoadedCatalogue[]> | undefined;
+  const finders = [
+    ...DEFAULT_FINDERS,
+    catalogueFinder({
+      catalogues: () => (catalogues ??= loadCatalogues(run.ctx, ws.global, { signal: run.signal })),
+      entrySource: (found) => entrySource(found, run),
+    }),
+  ];
   for (const file of files) {
     const owner = managed.get(await realpath(file).catch(() => file));
     if (owner !== undefined) {
       rows.push(managedRow(file, owner));
       continue;
     }
-    const { row, plan, retire } = await planFile(file, opts, run);
+    const { row, plan, retire } = await planFile(file, opts, run, finders);
     if (plan?.ok && names.has(plan.recipe.name.toLowerCase())) {
       rows.push({
         ...row,
@@ -201,6 +229,13 @@ export async function adoptFiles(
     if (plan?.ok) names.add(plan.recipe.name.toLowerCase());
     if (!opts.act || !plan?.ok) {
       rows.push(row);
+      continue;
+    }
+    if (plan.confirm && opts.yes !== true && !(opts.confirm && (await opts.confirm(row)))) {
+      rows.push({
+        ...row,
+        notes: [...row.notes, 'not taken: a catalogue match is taken with --yes (or a yes on a terminal)'],
+      });
       continue;
     }
     try {

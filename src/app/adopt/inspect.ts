@@ -19,6 +19,8 @@ export interface AdoptInspection {
   /** Desktop entry `Name` and `X-AppImage-Version`, when readable. */
   displayName?: string | undefined;
   version?: string | undefined;
+  /** Desktop entry `StartupWMClass`, when set. */
+  wmClass?: string | undefined;
   appStream: AppStreamUrls;
   warnings: string[];
 }
@@ -37,6 +39,7 @@ export async function inspectAppImage(file: string): Promise<AdoptInspection> {
   const warnings: string[] = [];
   let displayName: string | undefined;
   let version: string | undefined;
+  let wmClass: string | undefined;
   let appStream: AppStreamUrls = {};
   if (type === 2) {
     const { image } = await openAppImage(file);
@@ -45,6 +48,7 @@ export async function inspectAppImage(file: string): Promise<AdoptInspection> {
         const { desktopEntry } = await readDesktopAndIcon(image, [file], warnings);
         displayName = getString(desktopEntry, MAIN_GROUP, 'Name')?.trim() || undefined;
         version = getString(desktopEntry, MAIN_GROUP, 'X-AppImage-Version')?.trim() || undefined;
+        wmClass = getString(desktopEntry, MAIN_GROUP, 'StartupWMClass')?.trim() || undefined;
       } catch (err) {
         warnings.push(`no desktop entry read: ${(err as Error).message}`);
       }
@@ -61,6 +65,7 @@ export async function inspectAppImage(file: string): Promise<AdoptInspection> {
     signed,
     displayName,
     version,
+    wmClass,
     appStream,
     warnings,
   };

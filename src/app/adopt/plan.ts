@@ -13,7 +13,14 @@ import type { RecipeDraft } from '../add/recipe-text.js';
 import { nameFromFileName } from './file-names.js';
 import { plingResolverScript } from './pling-script.js';
 import type { AdoptInspection } from './inspect.js';
-import { findSource, noSourceHint, type FoundSource, type SourceFinder } from './source-finders.js';
+import type { CatalogueProposal, CatalogueSuggestion } from './catalogue-finder.js';
+import {
+  findSource,
+  noSourceHint,
+  type FoundSource,
+  type FromUrl,
+  type SourceFinder,
+} from './source-finders.js';
 
 /** How one file would be adopted, or why it cannot be. */
 export type AdoptPlan =
@@ -26,8 +33,18 @@ export type AdoptPlan =
       version: string;
       notes: string[];
       inspection: AdoptInspection;
+      /** The catalogue entry that named the source; such a plan is taken only once confirmed. */
+      match?: CatalogueProposal | undefined;
+      confirm?: boolean | undefined;
+      suggestions: CatalogueSuggestion[];
     }
-  | { ok: false; file: string; error: KeeperError; inspection?: AdoptInspection | undefined };
+  | {
+      ok: false;
+      file: string;
+      error: KeeperError;
+      inspection?: AdoptInspection | undefined;
+      suggestions: CatalogueSuggestion[];
+    };
 
 /** What planning needs besides the inspection. */
 export interface PlanOptions {
@@ -43,8 +60,8 @@ export interface PlanOptions {
   /** `--url`: the source named by the user, read as `add` reads a URL; wins over update information. */
   url?: string | undefined;
   /** Reads `url` into a source (as `add URL` would), for the app `name`. */
-  fromUrl?: ((url: string, name: string) => Promise<FoundSource & { notes: string[] }>) | undefined;
-  /** Finders for a file without update information (default: AppStream). */
+  fromUrl?: FromUrl | undefined;
+  /** Finders for a file without update information (default: AppStream; `adopt` adds the catalogues). */
   finders?: readonly SourceFinder[] | undefined;
 }
 
@@ -123,12 +140,13 @@ function fromZsync(url: string): Record<string, unknown> {
 /** Plans the adoption of one inspected file. Never throws: a file that cannot be adopted says why. */
 export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Promise<AdoptPlan> {
   const file = insp.file;
+  const suggestions: CatalogueSuggestion[] = [];
   try {
     const notes: string[] = [];
     const name = appName(insp, opts.name);
     const info = insp.updateInfo;
     const version = versionOf(insp);
-    const done = (recipe: RecipeDraft, source: string): AdoptPlan => ({
+    const done = (recipe: RecipeDraft, source: string): Extract<AdoptPlan, { ok: true }> => ({
       ok: true,
       file,
       recipe,
@@ -136,9 +154,13 @@ export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Pr
       version,
       notes,
       inspection: insp,
+      suggestions,
     });
-    const found = (f: FoundSource): AdoptPlan =>
-      done({ name, strategy: f.strategy, zsync: f.zsync, selects: f.selects }, f.source);
+    const found = (f: FoundSource): AdoptPlan => ({
+      ...done({ name, strategy: f.strategy, zsync: f.zsync, selects: f.selects }, f.source),
+      match: f.match,
+      confirm: f.confirm,
+    });
     if (opts.url !== undefined && opts.fromUrl) {
       const named = await opts.fromUrl(opts.url, name);
       notes.push(...named.notes);
@@ -186,11 +208,13 @@ export async function planAdoption(insp: AdoptInspection, opts: PlanOptions): Pr
           isKnownForge: opts.isKnownForge,
           repositoryOf: opts.repositoryOf,
           notes,
+          suggestions,
+          fromUrl: opts.fromUrl,
         },
         opts.finders,
       ),
     );
   } catch (err) {
-    return { ok: false, file, error: toKeeperError(err), inspection: insp };
+    return { ok: false, file, error: toKeeperError(err), inspection: insp, suggestions };
   }
 }

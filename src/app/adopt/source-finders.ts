@@ -1,7 +1,7 @@
 /**
  * Where updates of an AppImage without update information come from. Each finder looks at the
- * inspection and proposes a source or passes; the first proposal wins. A catalogue matcher
- * (AppImageHub, AM, by desktop Name and the like) is one more finder added to the list.
+ * inspection and proposes a source or passes; the first proposal wins. The catalogue matcher
+ * (catalogue-finder.ts) comes after AppStream and needs the run's catalogues, so `adopt` adds it.
  */
 import { basename } from 'node:path';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
@@ -9,6 +9,7 @@ import { shellQuote } from '../../core/shell-quote.js';
 import type { ForgeRelease } from '../../sources/forge/release.js';
 import { deriveAssetMatch, patternFields } from '../add/recipe-from-release.js';
 import type { RecipeDraft } from '../add/recipe-text.js';
+import type { CatalogueProposal, CatalogueSuggestion } from './catalogue-finder.js';
 import type { AdoptInspection } from './inspect.js';
 
 /** A source proposed for a file: the recipe's strategy part and where it came from, in words. */
@@ -19,7 +20,18 @@ export interface FoundSource {
   zsync?: RecipeDraft['zsync'];
   /** The release asset the strategy selects today (checked when the recipe is written). */
   selects?: string | undefined;
+  /** The catalogue entry matched, when a catalogue named the source. */
+  match?: CatalogueProposal | undefined;
+  /** A guess: taken only with --yes or a yes on the terminal. */
+  confirm?: boolean | undefined;
 }
+
+/** A catalogue entry's source turned into a recipe as `add URL` would, refusing an archived repository. */
+export type FromUrl = (
+  url: string,
+  name: string,
+  refuseArchived?: { entry: string; hint: string },
+) => Promise<FoundSource & { notes: string[] }>;
 
 /** What a finder may use besides the inspection. */
 export interface FinderContext {
@@ -34,6 +46,10 @@ export interface FinderContext {
   repositoryOf: (url: string) => string | undefined;
   /** Notes shown with the plan (what was tried and why it was not taken). */
   notes: string[];
+  /** Weak catalogue matches, shown with the plan and never taken. */
+  suggestions: CatalogueSuggestion[];
+  /** Reads a source as `add` reads a URL (catalogue matches go through it). */
+  fromUrl?: FromUrl | undefined;
 }
 
 /** One way of finding a source; undefined when it has nothing to propose. */
@@ -91,9 +107,15 @@ export async function findSource(
     if (found) return found;
   }
   const tried = ctx.notes.length ? ` (${ctx.notes.join('; ')})` : '';
+  const first = ctx.suggestions[0];
   throw new KeeperError(
     'ADOPT_NO_SOURCE',
-    `${basename(insp.file)} carries no update information and no AppStream URL of a known forge${tried}`,
-    { hint: noSourceHint(insp.file, ctx.name) },
+    `${basename(insp.file)} carries no update information, no AppStream URL of a known forge, and matches no catalogue entry with confidence${tried}`,
+    {
+      hint: first
+        ? `it may be ${first.catalogue} entry "${first.entry}" (by ${first.by}): ${first.adopt}; otherwise ${noSourceHint(insp.file, ctx.name)}`
+        : noSourceHint(insp.file, ctx.name),
+      details: { suggestions: ctx.suggestions },
+    },
   );
 }

@@ -21,10 +21,12 @@ export interface ForgeTarget<R> {
 export function forgeBinding(
   strategy: ForgeStrategy,
   fetchRelease: (deps: ResolveDeps) => Promise<ReleaseFetch>,
+  fetchArchived: (deps: ResolveDeps) => Promise<boolean | undefined>,
   extra: Pick<SourceBinding, 'hubApiBase' | 'attestations'> = {},
 ): ForgeBinding {
   return {
     ...extra,
+    fetchArchived,
     limiterKey: strategy.repository,
     innerAssetMatch: strategy.inner_asset_match,
     followedTag: strategy.tag,

@@ -1,4 +1,5 @@
 /** Gitea and Forgejo: `{origin}/api/v1/repos/{owner}/{repo}/releases/latest` (the list for pre-releases, `tags/{tag}` for a tag). */
+import { giteaArchived } from './archived.js';
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
 import type { ForgeBinding, Source } from '../source.js';
@@ -84,5 +85,9 @@ export const gitea = {
   kind: 'gitea',
   caps: FORGE_CAPS,
   bind: ({ route, strategy }: ForgeTarget<GiteaRepo>, settings: AppSettings) =>
-    forgeBinding(strategy, (deps) => fetchSelfHostedRelease(route, strategy, settings, deps)),
+    forgeBinding(
+      strategy,
+      (deps) => fetchSelfHostedRelease(route, strategy, settings, deps),
+      (deps) => giteaArchived(route, settings, deps),
+    ),
 } satisfies Source<ForgeTarget<GiteaRepo>, ForgeBinding>;

@@ -1,4 +1,5 @@
 /** The hub (GitHub REST): `{base}/repos/{owner}/{repo}/releases/latest`, `/releases` for pre-releases, `/releases/tags/{tag}`. */
+import { hubArchived } from './archived.js';
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
 import type { ForgeBinding, Source } from '../source.js';
@@ -102,8 +103,13 @@ export const hub = {
   kind: 'hub',
   caps: FORGE_CAPS,
   bind: ({ route, strategy }: ForgeTarget<HubRepo>, settings: AppSettings) =>
-    forgeBinding(strategy, (deps) => fetchHubRelease(route, strategy, settings, deps), {
-      hubApiBase: route.apiBase,
-      attestations: (deps) => hubAttestations(route, settings, deps),
-    }),
+    forgeBinding(
+      strategy,
+      (deps) => fetchHubRelease(route, strategy, settings, deps),
+      (deps) => hubArchived(route, settings, deps),
+      {
+        hubApiBase: route.apiBase,
+        attestations: (deps) => hubAttestations(route, settings, deps),
+      },
+    ),
 } satisfies Source<ForgeTarget<HubRepo>, ForgeBinding>;

@@ -2,6 +2,7 @@
  * The lab (GitLab REST v4): `{lab_api}/projects/{url-encoded path}/releases/permalink/latest`,
  * reading `assets.links` and preferring `direct_asset_url`. Nested groups are part of the path.
  */
+import { labArchived } from './archived.js';
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
 import type { ForgeBinding, Source } from '../source.js';
@@ -83,5 +84,9 @@ export const lab = {
   kind: 'lab',
   caps: FORGE_CAPS,
   bind: ({ route, strategy }: ForgeTarget<LabProject>, settings: AppSettings) =>
-    forgeBinding(strategy, (deps) => fetchLabRelease(route, strategy, settings, deps)),
+    forgeBinding(
+      strategy,
+      (deps) => fetchLabRelease(route, strategy, settings, deps),
+      (deps) => labArchived(route, settings, deps),
+    ),
 } satisfies Source<ForgeTarget<LabProject>, ForgeBinding>;
