@@ -24,7 +24,9 @@ export function effectiveGlobal(
   for (const [key, value] of Object.entries(configValues)) if (value !== undefined) merged[key] = value;
   for (const key of PATH_FIELDS) merged[key] = expandPath(String(merged[key]), configDir, env);
   if (typeof merged.ca_file === 'string') merged.ca_file = expandPath(merged.ca_file, configDir, env);
-  return merged as unknown as GlobalSettings;
+  // A fresh literal copy: built key by key, `merged` is a slow dictionary object for V8, and every
+  // recipe's settings start as a copy of this one (a copy of a fast object costs a quarter).
+  return { ...merged } as unknown as GlobalSettings;
 }
 
 /** Where the hub token comes from: env, then secrets.yml, then the recipe, then config.yml. */

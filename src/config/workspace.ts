@@ -1,5 +1,5 @@
 import { KeeperError, toKeeperError, UsageError } from '../core/errors.js';
-import { discoverRecipeFiles, type SkippedEntry } from './discover.js';
+import { discoverRecipeFiles, type RecipeLocation, type SkippedEntry } from './discover.js';
 import { loadConfig, loadSecrets, type LoadedConfig, type LoadedSecrets } from './load-config.js';
 import { loadRecipe } from './load-recipe.js';
 import type { Paths } from './paths.js';
@@ -41,26 +41,11 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
   const global = effectiveGlobal(config.values, paths, env);
   const warnings = [...secrets.warnings];
   const { recipes: locations, skipped } = discoverRecipeFiles(paths.appsDir);
-  const apps: AppEntry[] = await Promise.all(
-    locations.map(async (loc): Promise<AppEntry> => {
-      const seen: { name?: string } = {};
-      try {
-        const recipe = await loadRecipe(loc, seen);
-        const settings = effectiveAppSettings({
-          global,
-          recipe: recipe.values,
-          recipeFile: loc.file,
-          recipeDir: loc.dir,
-          env,
-          secretsToken: secrets.hubToken,
-        });
-        return { name: settings.name, file: loc.file, ok: true, settings };
-      } catch (err) {
-        // An invalid recipe is still known by its `name:` when that could be read.
-        return { name: seen.name ?? loc.id, file: loc.file, ok: false, error: toKeeperError(err) };
-      }
-    }),
-  );
+  // One recipe after another: each one's intermediate values (text, parsed YAML, checks) die young.
+  // Loading them all at once kept every recipe's in flight across collections, which cost about
+  // as much as the loading itself (a plain recipe never waits on I/O: its read is synchronous).
+  const apps: AppEntry[] = [];
+  for (const loc of locations) apps.push(await loadEntry(loc, global, env, secrets.hubToken));
   markDuplicates(apps);
   const tokenFromFile = apps.some((a) => a.ok && a.settings.token?.source === 'config.yml');
   if (tokenFromFile) {
@@ -71,6 +56,31 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
   apps.sort((a, b) => compareNames(a.name, b.name) || compareNames(a.file, b.file));
   warnings.push(...tokenScopeWarnings(apps, global), ...sameSourceWarnings(apps));
   return { paths, config, secrets, global, apps, warnings, skipped };
+}
+
+// One recipe's entry: its settings, or why it cannot be used.
+async function loadEntry(
+  loc: RecipeLocation,
+  global: GlobalSettings,
+  env: NodeJS.ProcessEnv,
+  secretsToken: string | undefined,
+): Promise<AppEntry> {
+  const seen: { name?: string } = {};
+  try {
+    const recipe = await loadRecipe(loc, seen);
+    const settings = effectiveAppSettings({
+      global,
+      recipe: recipe.values,
+      recipeFile: loc.file,
+      recipeDir: loc.dir,
+      env,
+      secretsToken,
+    });
+    return { name: settings.name, file: loc.file, ok: true, settings };
+  } catch (err) {
+    // An invalid recipe is still known by its `name:` when that could be read.
+    return { name: seen.name ?? loc.id, file: loc.file, ok: false, error: toKeeperError(err) };
+  }
 }
 
 // Two recipes must never write the same file, symlink or desktop entry.
