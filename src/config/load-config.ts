@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { ConfigError, ExitCode, UsageError, type ConfigIssue } from '../core/errors.js';
 import { aliasMap, CONFIG_KEYS, GLOBAL_FIELDS } from './fields.js';
 import type { Paths } from './paths.js';
-import { normalizeAliases, zodIssues } from './validate-yaml.js';
+import { aliasSpellings, normalizeAliases, zodIssues } from './validate-yaml.js';
 import { readYamlFile, type YamlFile } from './yaml-file.js';
 
 /** Raw values of config.yml with canonical keys, before defaults and path expansion. */
@@ -55,7 +55,7 @@ export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
   const y = await readOptionalYaml(paths.configFile);
   if (!y) return { file: paths.configFile, exists: false, values: {} };
   const data = expectMapping(y, ExitCode.usage);
-  const spelledAs = new Map([...GLOBAL_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
+  const spelledAs = aliasSpellings(data, GLOBAL_ALIASES);
   const issues: ConfigIssue[] = normalizeAliases(y, data, GLOBAL_ALIASES);
   // The schemas (and zod) load only when there is a file to check.
   const { configSchema } = await import('./schema.js');
@@ -72,7 +72,7 @@ export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
   if (!y) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
   const data = expectMapping(y, ExitCode.usage);
   const aliases = new Map([['github_token', 'hub_token']]);
-  const spelledAs = new Map([...aliases].filter(([a]) => a in data).map(([a, c]) => [c, a]));
+  const spelledAs = aliasSpellings(data, aliases);
   const issues = normalizeAliases(y, data, aliases);
   const { secretsSchema } = await import('./schema.js');
   const parsed = secretsSchema.safeParse(data);

@@ -7,7 +7,7 @@ import { placeholderIssues } from './placeholders.js';
 import { checkRecipe } from './recipe-checks.js';
 import { RECIPE_FIELDS, RECIPE_KEYS, STRATEGY_KEYS } from './recipe-fields.js';
 import type { recipeSchema } from './schema.js';
-import { normalizeAliases, zodIssues } from './validate-yaml.js';
+import { aliasSpellings, normalizeAliases, zodIssues } from './validate-yaml.js';
 import { strategyAlias } from './strategy-aliases.js';
 import { readSmallFileSync } from '../core/small-file.js';
 import { readPlainYaml } from './plain-yaml.js';
@@ -167,7 +167,7 @@ async function checkedValues(
   const data = expectMapping(y);
   if (typeof data.name === 'string' && data.name.trim() !== '' && firstControlChar(data.name) === -1)
     seen.name = data.name;
-  const spelledAs = new Map([...RECIPE_ALIASES].filter(([a]) => a in data).map(([a, c]) => [c, a]));
+  const spelledAs = aliasSpellings(data, RECIPE_ALIASES);
   const issues: ConfigIssue[] = normalizeAliases(y, data, RECIPE_ALIASES);
   for (const key of GLOBAL_ONLY_KEYS.filter((k) => k in data)) {
     // An empty value means "not set" here as everywhere.

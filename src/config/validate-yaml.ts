@@ -32,6 +32,19 @@ export function normalizeAliases(
   return issues;
 }
 
+/** canonical key → the alias `data` spells it with, for every alias `data` uses (usually none). */
+export function aliasSpellings(
+  data: Record<string, unknown>,
+  aliases: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const spelled = new Map<string, string>();
+  for (const key of Object.keys(data)) {
+    const canonical = aliases.get(key);
+    if (canonical !== undefined) spelled.set(canonical, key);
+  }
+  return spelled;
+}
+
 /** Context to position zod issues back in the YAML file and suggest keys. */
 export interface ZodMapping {
   /** Original key spelling for a canonical key (so positions find aliased keys). */
