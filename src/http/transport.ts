@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import type { HttpSettings } from './settings.js';
 import {
   isProxyAuthRefusal,
+  isSocksAuthRefusal,
   proxyAuthRequired,
   readableByProxy,
   withoutCredentials,
@@ -155,6 +156,13 @@ function sendOnce(
     req.on('error', (err: unknown) => {
       if (body) {
         body.noteSocketError(err);
+        return;
+      }
+      if (http.proxy && isSocksAuthRefusal(err)) {
+        if (settled) return;
+        stopWaiting();
+        req.destroy();
+        reject(proxyAuthRequired(http, target));
         return;
       }
       const mapped = fromSocketError(err, url);
