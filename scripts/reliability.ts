@@ -45,8 +45,14 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: 'proxies',
     covers:
-      'hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, credentials never shown, token kept from plain-http proxies',
-    files: ['test/http/proxy-env.test.ts', 'test/e2e/update/proxy.test.ts'],
+      'hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, credentials never shown, token kept from plain-http proxies; a SOCKS5 server refusing the password (PROXY_AUTH_REQUIRED, nothing direct); zsync ranges and attestations never bypass the proxy',
+    files: [
+      'test/http/proxy-env.test.ts',
+      'test/e2e/update/proxy.test.ts',
+      'test/e2e/update/socks.test.ts',
+      'test/e2e/zsync/through-proxy.test.ts',
+      'test/e2e/provenance/through-proxy.test.ts',
+    ],
   },
   {
     kind: 'fault',
