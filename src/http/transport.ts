@@ -149,11 +149,13 @@ function sendOnce(
       }
       waitFor(connectTimeoutMs, TransportCode.connectTimeout, 'no connection');
       socket.once('connect', () => {
+        http.reach.noteAnswer();
         if (!settled) waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
       });
     });
     // Errors after the head belong to the body; before it, they fail the request.
     req.on('error', (err: unknown) => {
+      http.reach.noteError(err);
       if (body) {
         body.noteSocketError(err);
         return;
@@ -178,6 +180,7 @@ function sendOnce(
         return;
       }
       stopWaiting();
+      http.reach.noteAnswer();
       if (http.proxy && isProxyAuthRefusal(res.statusCode ?? 0, tunnelStatus)) {
         res.destroy();
         req.destroy();
