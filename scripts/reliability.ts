@@ -256,13 +256,14 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: 'no network and untrusted certificates',
     covers:
-      'the CLI in a network namespace with no interface (200 apps offline, exit 75, state untouched); a route but an unreachable resolver (EAI_AGAIN for every host: offline too); an HTTPS forge with an unknown CA; CA files oversized or empty',
+      'the CLI in a network namespace with no interface (200 apps offline, exit 75, state untouched); a route but an unreachable resolver (EAI_AGAIN for every host: offline too); an HTTPS forge with an unknown CA, also inside a proxy tunnel and from the standalone executable; CA files oversized or empty',
     files: [
       'test/e2e/network/offline.test.ts',
       'test/e2e/network/no-dns.test.ts',
       'test/app/offline.test.ts',
       'test/e2e/network/https-trust.test.ts',
       'test/http/ca-store.test.ts',
+      'test/entry/standalone-network.test.ts',
     ],
   },
   {
