@@ -26,6 +26,8 @@ export const TOOLS = [
   { command: 'ansible-playbook', pkg: 'ansible-core' },
   // A real forward proxy for the proxy tests (test/helpers/tinyproxy.ts).
   { command: 'tinyproxy', pkg: 'tinyproxy' },
+  // A real SOCKS5 server for the SOCKS tests (test/helpers/microsocks.ts).
+  { command: 'microsocks', pkg: 'microsocks' },
 ];
 
 const SUDO_PROBE_MS = 10_000;

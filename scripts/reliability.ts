@@ -49,8 +49,14 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: 'proxies',
     covers:
-      'hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, credentials never shown, token kept from plain-http proxies',
-    files: ['test/http/proxy-env.test.ts', 'test/e2e/update/proxy.test.ts'],
+      'hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, credentials never shown, token kept from plain-http proxies; a SOCKS5 server refusing the password (PROXY_AUTH_REQUIRED, nothing direct); zsync ranges and attestations never bypass the proxy',
+    files: [
+      'test/http/proxy-env.test.ts',
+      'test/e2e/update/proxy.test.ts',
+      'test/e2e/update/socks.test.ts',
+      'test/e2e/zsync/through-proxy.test.ts',
+      'test/e2e/provenance/through-proxy.test.ts',
+    ],
   },
   {
     kind: 'fault',
@@ -254,11 +260,14 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: 'no network and untrusted certificates',
     covers:
-      'the CLI in a network namespace with no interface (200 apps offline, exit 75, state untouched); an HTTPS forge with an unknown CA; CA files oversized or empty',
+      'the CLI in a network namespace with no interface (200 apps offline, exit 75, state untouched); a route but an unreachable resolver (EAI_AGAIN for every host: offline too); an HTTPS forge with an unknown CA, also inside a proxy tunnel and from the standalone executable; CA files oversized or empty',
     files: [
       'test/e2e/network/offline.test.ts',
+      'test/e2e/network/no-dns.test.ts',
+      'test/app/offline.test.ts',
       'test/e2e/network/https-trust.test.ts',
       'test/http/ca-store.test.ts',
+      'test/entry/standalone-network.test.ts',
     ],
   },
   {

@@ -3,6 +3,7 @@ import type { Context } from '../core/context.js';
 import { createHostLimiter, type HostLimiter } from '../transfer/download/index.js';
 import { DesktopClaims } from '../install/desktop-claims.js';
 import type { StateStore } from '../state/store.js';
+import { PROC_ROUTES } from '../http/routes.js';
 import { OfflineWatch } from './offline.js';
 
 /** Per-run limits; documented in docs/architecture.md ("The walk of `update`"). */
@@ -42,7 +43,7 @@ export function createRun(
   ws: Workspace,
   store: StateStore,
   signal: AbortSignal,
-  offline: OfflineWatch = new OfflineWatch(),
+  offline: OfflineWatch = new OfflineWatch(PROC_ROUTES, ctx.http.reach),
 ): Run {
   return {
     ctx,

@@ -155,6 +155,11 @@ export function collectCertificates(
     sources.push({ kind: 'SSL_CERT_DIR', path: dir, certificates: pems.length - before });
   }
   if (caFile) add('ca_file', caFile);
+  // Node adds these to its default context at start, but a context given `ca` (ours, once the system
+  // adds anything) starts from the bundled roots alone: read them again so they keep working.
+  const nodeExtra = env.NODE_EXTRA_CA_CERTS?.trim();
+  if (nodeExtra && !sources.some((source) => source.path === nodeExtra))
+    add('NODE_EXTRA_CA_CERTS', nodeExtra);
   return { pems, sources };
 }
 

@@ -126,8 +126,13 @@ async function sendWithRetries(
       if (err instanceof TransportError && err.code === TransportCode.certificate) {
         throw httpError('HTTP_CERTIFICATE', phase, url, certificateMessage(url, err.message), { cause: err });
       }
-      // Without a default route, no retry can succeed: fail now, so an offline run ends at once.
-      if (attempt >= retries || (isNoNetworkError(err) && !hasDefaultRoute())) {
+      // Offline (no default route, or nothing has answered this run and the resolver cannot be
+      // reached), no retry can succeed: fail now, so an offline run ends at once.
+      if (
+        attempt >= retries ||
+        http.reach.silentlyUnreachable(err) ||
+        (isNoNetworkError(err) && !hasDefaultRoute())
+      ) {
         throw httpError('HTTP_NETWORK', phase, url, `request to ${url} failed: ${errorText(err)}`, {
           cause: err,
         });

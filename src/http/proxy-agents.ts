@@ -30,6 +30,7 @@ export function createProxyAgentPool(options: AgentOptions, counter?: TunnelCoun
     let agent = agents.get(key);
     if (!agent) {
       agent = makeAgent(proxy, target, options, socks);
+      if (options.secureContext) trustInTunnels(agent, options.secureContext);
       if (counter) countTunnels(agent, counter);
       agents.set(key, agent);
     }
@@ -41,6 +42,19 @@ function makeAgent(proxy: URL, target: URL, options: AgentOptions, socks: boolea
   if (socks) return new SocksProxyAgent(proxy, options);
   if (target.protocol === 'https:') return new HttpsProxyAgent(proxy, options);
   return new HttpProxyAgent(proxy, options);
+}
+
+// https-proxy-agent resets the agent's options after its constructor, so the TLS connection it
+// opens inside a CONNECT tunnel sees only the request's options: without this, the run's CA store
+// (SSL_CERT_FILE, ca_file, the system bundle) would hold for direct requests and not through a
+// proxy. Every connect gets the run's context unless the request brings its own.
+function trustInTunnels(agent: HttpAgent, secureContext: SecureContext): void {
+  const withConnect = agent as unknown as {
+    connect: (req: unknown, opts: Record<string, unknown>) => Promise<unknown>;
+  };
+  const connect = withConnect.connect.bind(agent);
+  withConnect.connect = (req, opts) =>
+    connect(req, { ...opts, secureContext: opts.secureContext ?? secureContext });
 }
 
 // agent-base opens a connection through its `connect` hook; each call is one new tunnel or

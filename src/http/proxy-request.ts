@@ -35,14 +35,32 @@ export function isProxyAuthRefusal(status: number, tunnelStatus: number | undefi
   return status === 407 || (tunnelStatus === 401 && status === 401);
 }
 
+// The socks library's messages (socks/build/common/constants.js) when a SOCKS5 server turns down
+// the user and password, or offers only an authentication method we were given nothing for.
+const SOCKS_AUTH_REFUSALS = [
+  'Socks5 Authentication failed',
+  'Received invalid Socks5 initial handshake (no accepted authentication type)',
+];
+
+/**
+ * Whether a request error is a SOCKS5 server refusing our credentials (or their absence). Matched
+ * by the library's message and the `options` its SocksClientError carries (its `name` is plain
+ * "Error"), so the transport need not load the SOCKS code.
+ */
+export function isSocksAuthRefusal(err: unknown): boolean {
+  if (!(err instanceof Error) || typeof (err as { options?: unknown }).options !== 'object') return false;
+  return SOCKS_AUTH_REFUSALS.some((text) => err.message.startsWith(text));
+}
+
 /** PROXY_AUTH_REQUIRED naming the proxy (redacted) that refused `target`. */
 export function proxyAuthRequired(http: HttpSettings, target: URL): KeeperError {
   const proxy = http.proxy ? proxyFor(http.proxy, target) : undefined;
   const shown = proxy ? redactProxy(proxy) : 'the proxy';
   const hadUser = proxy?.username !== undefined && proxy.username !== '';
+  const socks = proxy?.protocol.startsWith('socks') === true;
   return new KeeperError(
     'PROXY_AUTH_REQUIRED',
-    `${shown} refused ${target.host}: proxy authentication required (HTTP 407)`,
+    `${shown} refused ${target.host}: proxy authentication required (${socks ? 'SOCKS5' : 'HTTP 407'})`,
     {
       hint: hadUser
         ? 'the proxy rejected the user name or password in the proxy URL'

@@ -8,6 +8,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import { createCaStore, type CaStore } from './ca-store.js';
 import type { ProxyAgentPool, TunnelCounter } from './proxy-agents.js';
 import { isDirect, proxyFor, type ProxyRules } from './proxy-env.js';
+import { NetworkReach } from './reach.js';
 
 // node:http and node:https (with tls, net and crypto behind them) are loaded on the first request:
 // Context is built for every command, and `list` or `validate` never fetch; loading them cost more
@@ -37,6 +38,8 @@ export interface HttpSettings {
   tunnels: TunnelCounter;
   /** The effective proxy variables, for children that make their own requests (resolver scripts). */
   proxyEnv: Record<string, string>;
+  /** Whether anything answered this run yet: an unreachable resolver before that means offline. */
+  reach: NetworkReach;
 }
 
 /** What createHttpSettings may be given. */
@@ -109,5 +112,6 @@ export function createHttpSettings(overrides: HttpSettingsOptions = {}): HttpSet
     proxy,
     tunnels,
     proxyEnv: overrides.proxyEnv ?? {},
+    reach: new NetworkReach(),
   };
 }

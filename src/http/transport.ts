@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import type { HttpSettings } from './settings.js';
 import {
   isProxyAuthRefusal,
+  isSocksAuthRefusal,
   proxyAuthRequired,
   readableByProxy,
   withoutCredentials,
@@ -148,13 +149,22 @@ function sendOnce(
       }
       waitFor(connectTimeoutMs, TransportCode.connectTimeout, 'no connection');
       socket.once('connect', () => {
+        http.reach.noteAnswer();
         if (!settled) waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
       });
     });
     // Errors after the head belong to the body; before it, they fail the request.
     req.on('error', (err: unknown) => {
+      http.reach.noteError(err);
       if (body) {
         body.noteSocketError(err);
+        return;
+      }
+      if (http.proxy && isSocksAuthRefusal(err)) {
+        if (settled) return;
+        stopWaiting();
+        req.destroy();
+        reject(proxyAuthRequired(http, target));
         return;
       }
       const mapped = fromSocketError(err, url);
@@ -170,6 +180,7 @@ function sendOnce(
         return;
       }
       stopWaiting();
+      http.reach.noteAnswer();
       if (http.proxy && isProxyAuthRefusal(res.statusCode ?? 0, tunnelStatus)) {
         res.destroy();
         req.destroy();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { hasDefaultRoute, isNoNetworkError, OfflineWatch } from '../../src/app/offline.js';
+import { NetworkReach } from '../../src/http/reach.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ak-routes-'));
 const HEAD = 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n';
@@ -62,6 +63,40 @@ void describe('offline detection', () => {
     assert.equal(watch.noteFailure(sys('ENOTFOUND')), false);
     assert.equal(watch.noteFailure(sys('ENETUNREACH')), false);
     assert.equal(watch.offline, false);
+  });
+
+  void test('a route but no DNS: EAI_AGAIN before anything answered is offline', () => {
+    const reach = new NetworkReach();
+    const watch = new OfflineWatch(tables(V4_DEFAULT, ''), reach);
+    const wrapped = new Error('request failed', { cause: new Error('x', { cause: sys('EAI_AGAIN') }) });
+    reach.noteError(wrapped.cause);
+    assert.equal(reach.answered, false, 'an unreachable resolver is no answer');
+    assert.equal(watch.noteFailure(wrapped), true);
+    assert.equal((watch.signal.reason as { exitCode: number }).exitCode, 75);
+  });
+
+  void test('a route, and a server answered this run: EAI_AGAIN fails only its app', () => {
+    const reach = new NetworkReach();
+    const watch = new OfflineWatch(tables(V4_DEFAULT, ''), reach);
+    reach.noteAnswer();
+    assert.equal(watch.noteFailure(sys('EAI_AGAIN')), false);
+    assert.equal(watch.offline, false);
+  });
+
+  void test('a DNS server saying "no such name" (ENOTFOUND) or a refused connection is an answer', () => {
+    for (const code of ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET']) {
+      const reach = new NetworkReach();
+      const watch = new OfflineWatch(tables(V4_DEFAULT, ''), reach);
+      reach.noteError(sys(code));
+      assert.equal(reach.answered, true, code);
+      assert.equal(watch.noteFailure(sys('EAI_AGAIN')), false, code);
+      assert.equal(watch.noteFailure(sys('ENOTFOUND')), false, code);
+    }
+    // Our own abort or timeout proves nothing: EAI_AGAIN after them is still offline.
+    const reach = new NetworkReach();
+    reach.noteError(sys('ETIMEDOUT'));
+    reach.noteError(Object.assign(new Error('aborted'), { code: 'TRANSPORT_ABORTED' }));
+    assert.equal(new OfflineWatch(tables(V4_DEFAULT, ''), reach).noteFailure(sys('EAI_AGAIN')), true);
   });
 
   void test('the codes that mean no network', () => {

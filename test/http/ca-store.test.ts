@@ -65,6 +65,33 @@ void describe('the CA store of a run', () => {
     ]);
   });
 
+  void test('NODE_EXTRA_CA_CERTS still counts once the system store adds a CA (read once per path)', async () => {
+    // Another CA in the "system" bundle makes the store build its own context, which starts from
+    // node's bundled roots alone: NODE_EXTRA_CA_CERTS must be read into it again.
+    const other = makeTestCa();
+    try {
+      const store = createCaStore({ NODE_EXTRA_CA_CERTS: ca.caFile }, [other.caFile]);
+      assert.equal((await fetchWith(store)).status, 200);
+      assert.deepEqual(
+        store
+          .sources()
+          .map((s) => [s.kind, s.certificates])
+          .slice(1),
+        [
+          ['system', 1],
+          ['NODE_EXTRA_CA_CERTS', 1],
+        ],
+      );
+      const same = createCaStore({ NODE_EXTRA_CA_CERTS: ca.caFile }, [ca.caFile]);
+      assert.deepEqual(
+        same.sources().map((s) => s.kind),
+        ['node', 'system'],
+      );
+    } finally {
+      other.dispose();
+    }
+  });
+
   void test('without the CA anywhere: HTTP_CERTIFICATE, one line naming the host, not retried', async () => {
     const store = createCaStore({}, [join(dir, 'missing.crt')]);
     await assert.rejects(

@@ -23,6 +23,7 @@ const ALL = [
   'zsh',
   'ansible-playbook',
   'tinyproxy',
+  'microsocks',
 ];
 
 // apt-get logs its arguments; `install` creates the commands listed in FAKE_INSTALLS, as a real
@@ -98,7 +99,15 @@ void describe('ensure-tools', () => {
 
   void it('as root, installs the missing packages with apt-get update then apt-get install -y', async () => {
     const f = await fake({
-      present: ['zsyncmake', 'zsync', 'desktop-file-validate', 'zsh', 'ansible-playbook', 'tinyproxy'],
+      present: [
+        'zsyncmake',
+        'zsync',
+        'desktop-file-validate',
+        'zsh',
+        'ansible-playbook',
+        'tinyproxy',
+        'microsocks',
+      ],
       apt: true,
       sudo: false,
     });

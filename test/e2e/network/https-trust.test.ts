@@ -9,6 +9,7 @@ import { startSim, type Sim } from '../../../sim/index.js';
 import { disposeFixtureAppImages } from '../../helpers/fixture-appimages.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { makeTestCa, type TestCa } from '../../helpers/test-ca.js';
+import { startTinyproxy } from '../../helpers/tinyproxy.js';
 import { makeWorld, publish, type World } from '../update/harness.js';
 
 void describe('update over HTTPS with a private CA', () => {
@@ -59,6 +60,31 @@ void describe('update over HTTPS with a private CA', () => {
     const run = await runCli(['--json', 'update'], { env: { ...w.env, SSL_CERT_FILE: ca.caFile } });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal((run.json as { apps: { status: string }[] }).apps[0]?.status, 'updated');
+  });
+
+  void test('SSL_CERT_FILE and ca_file hold inside a proxy tunnel too', async () => {
+    const proxy = await startTinyproxy();
+    try {
+      const w = await world();
+      await w.forgeRecipe('tls-proxied');
+      await publish(sim, 'tls-proxied', '1.0.0');
+      const env = { ...w.env, SSL_CERT_FILE: ca.caFile, https_proxy: proxy.url };
+      const run = await runCli(['--json', 'update'], { env });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.equal((run.json as { apps: { status: string }[] }).apps[0]?.status, 'updated');
+      const viaConfig = await world(`ca_file: ${ca.caFile}`);
+      await viaConfig.forgeRecipe('tls-proxied2');
+      await publish(sim, 'tls-proxied2', '1.0.0');
+      const byConfig = await runCli(['--json', 'update'], {
+        env: { ...viaConfig.env, https_proxy: proxy.url },
+      });
+      assert.equal(byConfig.code, 0, byConfig.stdout + byConfig.stderr);
+      const { connects, gets } = await proxy.requests();
+      assert.ok(connects.length >= 2 && connects.every((c) => c === new URL(sim.url).host), connects.join());
+      assert.deepEqual(gets, [], 'nothing but tunnels');
+    } finally {
+      await proxy.stop();
+    }
   });
 
   void test('config.yml ca_file names the CA: the update goes through', async () => {
