@@ -1,5 +1,5 @@
 import type { AppSettings } from '../config/types.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { Resolution } from '../sources/types.js';
 import type { AppState } from '../state/types.js';
 import type { Run } from './run.js';

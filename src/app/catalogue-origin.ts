@@ -3,7 +3,7 @@
  * `# catalogue: LABEL URL entry NAME` above the recipe; the entry's description, homepage and
  * license are read from the cached catalogue only (info makes no request).
  */
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { readSmallFileSync } from '../core/small-file.js';
 import { loadCatalogue } from '../sources/catalogues/cache.js';
 import type { CatalogueFormat } from '../sources/catalogues/types.js';

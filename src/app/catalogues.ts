@@ -2,7 +2,7 @@
  * The configured catalogues, loaded for this run (from the cache, or revalidated), and the notes
  * the command should show (stale copies, unreachable catalogues, malformed entries).
  */
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { KeeperError } from '../core/errors.js';
 import type { GlobalSettings } from '../config/types.js';
 import { loadCatalogue, type LoadOptions, type LoadedCatalogue } from '../sources/catalogues/cache.js';

@@ -1,5 +1,5 @@
 import type { AppSettings } from '../config/types.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { HttpPhase } from '../http/errors.js';
 import { download, type ByteTap, type DownloadResult } from '../transfer/download/index.js';
 import type { Resolution } from '../sources/types.js';

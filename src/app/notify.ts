@@ -1,5 +1,5 @@
 import type { Workspace } from '../config/workspace.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { AppOutcome } from './outcome.js';
 import { findProgram } from '../system/find-program.js';
 import { runProgram } from '../system/run-program.js';

@@ -1,5 +1,5 @@
 import type { Workspace } from '../config/workspace.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { createHostLimiter, type HostLimiter } from '../transfer/download/index.js';
 import { DesktopClaims } from '../install/desktop-claims.js';
 import type { StateStore } from '../state/store.js';

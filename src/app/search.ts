@@ -1,5 +1,5 @@
 /** `search TERM...`: catalogue entries whose name or description holds every term, best first. */
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import type { GlobalSettings } from '../config/types.js';
 import { entryRank, searchTerms } from '../sources/catalogues/rank.js';

@@ -1,5 +1,5 @@
 import { resolvePaths, type Layout } from '../config/paths.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { EventSink } from '../core/events.js';
 import { httpSettingsFor } from '../http/proxy-settings.js';
 

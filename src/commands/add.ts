@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { EventSink } from '../core/events.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from './result.js';

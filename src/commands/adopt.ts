@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import type { AdoptRow } from '../app/adopt/adopt.js';
 import type { AdoptMode } from '../app/adopt/take.js';

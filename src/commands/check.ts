@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { ExitCode, KeeperError } from '../core/errors.js';
 import type { LockFile } from '../config/lock-file.js';
 import type { LockDrift } from '../app/lock-drift.js';

@@ -1,5 +1,5 @@
 import type { AppEntry, Workspace } from '../config/workspace.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { Run } from '../app/run.js';
 import type { Output } from '../render/output.js';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { Output } from '../render/output.js';
 import { errorJson, messageText } from '../render/render-error.js';
 import type { CommandResult } from './result.js';

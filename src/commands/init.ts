@@ -1,6 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import { defineCommand } from './command-spec.js';
 import type { CommandResult } from './result.js';

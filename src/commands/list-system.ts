@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { resolvePaths } from '../config/paths.js';
 import { readJsonFile } from '../state/json-file.js';
 import { isStateData } from '../state/store.js';

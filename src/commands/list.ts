@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { entryExists, pathExists } from '../core/path-exists.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from './result.js';
 import { defineCommand } from './command-spec.js';

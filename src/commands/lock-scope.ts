@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { ExitCode, KeeperError } from '../core/errors.js';
 import { acquireLock } from '../state/lock.js';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { Output } from '../render/output.js';
 import type { LockOutcome } from '../app/lock.js';
 import type { CommandResult } from './result.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import type { ScheduleChange, ScheduleStatus } from '../system/schedule/schedule.js';
 import { INTERVAL_SUGGESTIONS } from '../system/schedule/interval.js';

@@ -1,5 +1,5 @@
 import type { Workspace } from '../config/workspace.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import { toKeeperError, UsageError, type KeeperError } from '../core/errors.js';
 import type { EventSink } from '../core/events.js';
 import { REPOSITORY } from '../core/version.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { EventSink } from '../core/events.js';
 import { summarize, type AppOutcome } from '../app/outcome.js';
 import type { Workspace } from '../config/workspace.js';

@@ -7,6 +7,9 @@
 import type { AppSettings } from '../config/types.js';
 import type { ReleaseFetch } from './forge/release-fetch.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
+import type { AttestationEndpoint } from '../types/attestation-endpoint.js';
+
+export type { AttestationEndpoint };
 
 /** Where releases come from: three forges (hub = GitHub, lab = GitLab, gitea = Gitea/Forgejo) and two strategies. */
 export type SourceKind = 'hub' | 'lab' | 'gitea' | 'direct' | 'script';
@@ -23,26 +26,6 @@ export interface SourceCaps {
    * history, and the release guards (ASSET_REPLACED, PROXY_DOWNGRADE) apply.
    */
   readonly releaseAssets: boolean;
-}
-
-/**
- * The hub's attestation API for one repository: the endpoint of a digest and a fetch of it with
- * the source's token rule and rate-limit windows. The provenance stage declares the same shape on
- * its side (trust never imports sources); the compiler checks the two agree where app/ joins them.
- */
-export interface AttestationEndpoint {
-  readonly owner: string;
-  readonly repo: string;
-  /** `GET` URL listing the attestations of `sha256:<hex>`. */
-  url(hex: string): string;
-  /** Fetches `url` as JSON; throws KeeperError (FORGE_NOT_FOUND, FORGE_FORBIDDEN, ...) like any metadata request. */
-  fetch(
-    url: string,
-    what: string,
-  ): Promise<
-    | { kind: 'ok'; body: unknown; requests: number }
-    | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number }
-  >;
 }
 
 /** A local program a source runs, and the file it runs (doctor's tool check). */

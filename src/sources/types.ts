@@ -2,7 +2,7 @@
  * The contract between the resolvers (forge, direct, script) and the engine: what a resolution
  * is, how a run reports a rate limit, and the small persisted store the resolvers read and write.
  */
-import type { Context } from '../core/context.js';
+import type { Context } from '../context/context.js';
 import type { CachedResponse, ConditionalCache } from '../http/conditional.js';
 import type { RateLimitWindow } from '../state/types.js';
 

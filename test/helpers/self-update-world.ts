@@ -10,7 +10,7 @@ import { after, before } from 'node:test';
 import { buildRuntime } from '../../fixtures/runtime.js';
 import { resolvePaths } from '../../src/config/paths.js';
 import { loadWorkspace, type Workspace } from '../../src/config/workspace.js';
-import type { Context } from '../../src/core/context.js';
+import type { Context } from '../../src/context/context.js';
 import type { KeeperEvent } from '../../src/core/events.js';
 import { standaloneFileName } from '../../src/system/self-update/asset-name.js';
 import type { InstallKind } from '../../src/system/self-update/install-kind.js';

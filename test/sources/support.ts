@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppSettings, StrategyConfig } from '../../src/config/types.js';
 import { resolvePaths } from '../../src/config/paths.js';
-import type { Context } from '../../src/core/context.js';
+import type { Context } from '../../src/context/context.js';
 import type { KeeperEvent } from '../../src/core/events.js';
 import { createMemoryResolverStore } from '../../src/sources/memory-store.js';
 import type { ResolveDeps, ResolverStore } from '../../src/sources/types.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { resolvePaths } from '../../src/config/paths.js';
-import type { Context } from '../../src/core/context.js';
+import type { Context } from '../../src/context/context.js';
 import { runDoctor } from '../../src/system/doctor/run-doctor.js';
 import type { CheckStatus, DoctorCheck } from '../../src/system/doctor/types.js';
 import { bootId } from '../../src/state/lock.js';

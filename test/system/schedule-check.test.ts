@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { resolvePaths } from '../../src/config/paths.js';
-import type { Context } from '../../src/core/context.js';
+import type { Context } from '../../src/context/context.js';
 import { VERSION } from '../../src/core/version.js';
 import { scheduleCheck } from '../../src/system/doctor/schedule-checks.js';
 import { UNIT_HEADER } from '../../src/system/schedule/service-file.js';

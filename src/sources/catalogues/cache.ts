@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { readSmallFileSync } from '../../core/small-file.js';
 import { request } from '../../http/http.js';

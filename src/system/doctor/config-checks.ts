@@ -2,7 +2,7 @@ import { loadConfig, loadSecrets } from '../../config/load-config.js';
 import { effectiveGlobal } from '../../config/settings.js';
 import type { GlobalSettings } from '../../config/types.js';
 import { loadWorkspace, type Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';

@@ -2,7 +2,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { foreignFilesCheck } from './foreign-checks.js';
 import { check, worst, type CheckStatus, type DoctorCheck } from './types.js';
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import {
   apparmorProfile,
   apparmorProfileName,

@@ -1,4 +1,4 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { MAX_LOCK_FILE_BYTES, readLocalJson } from '../../state/local-json.js';
 import { bootId, lockOwnerOf } from '../../state/lock.js';
 import { check, type DoctorCheck } from './types.js';

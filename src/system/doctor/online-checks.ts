@@ -3,7 +3,7 @@ import { sourceFor } from '../../sources/index.js';
 import { pickToken } from '../../config/settings.js';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { describeError } from '../../core/errors.js';
 import { request } from '../../http/http.js';
 import { parseBoundedJson } from '../../http/json-limits.js';

@@ -2,7 +2,7 @@
  * `doctor`'s `proxy` check: the proxy in effect (redacted) and whether the timer, which does not
  * see the login shell's environment, will use the proxy the shell sets.
  */
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { redactProxy } from '../../http/proxy-env.js';
 import type { ProxyFields } from '../../http/proxy-settings.js';
 import { proxyVariablesMissingFromUnit } from '../schedule/proxy-environment.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { applyNetworkFields } from '../../http/proxy-settings.js';
 import { configChecks } from './config-checks.js';
 import { dirChecks } from './dir-checks.js';

@@ -5,7 +5,7 @@
  */
 import { access, constants, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { VERSION } from '../../core/version.js';
 import { probeVersion } from '../schedule/probe-version.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getExec, getGroup, MAIN_GROUP, parseDesktopEntry } from '../../appimage/desktop-entry.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import type { KeeperEvent } from '../../core/events.js';
 import { markOf } from '../../install/desktop-target.js';
 import { StateStore } from '../../state/store.js';

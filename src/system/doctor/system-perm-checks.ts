@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { inspectEntry, isUnsafe, MAX_ENTRIES, walkTree, type Finding } from '../root-only.js';
 import { StateStore } from '../../state/store.js';
 import { appSettingsOrGlobal } from './dir-checks.js';

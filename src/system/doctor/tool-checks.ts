@@ -2,7 +2,7 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, resolve } from 'node:path';
 import type { AppSettings, GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { sourceFor, type ProgramNeed } from '../../sources/index.js';
 import { findProgram } from '../find-program.js';
 import { appSettingsOrGlobal } from './dir-checks.js';

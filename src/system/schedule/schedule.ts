@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Layout } from '../../config/paths.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { KeeperError, UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 import { StateStore } from '../../state/store.js';

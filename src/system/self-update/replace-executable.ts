@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { hostArch } from '../../appimage/elf.js';
 import { verifyExecutable } from '../../appimage/verify.js';
 import type { AppSettings } from '../../config/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { KeeperError } from '../../core/errors.js';
 import { expectedChecksum } from '../../app/checksum.js';
 import { downloadResolution } from '../../app/download-resolution.js';

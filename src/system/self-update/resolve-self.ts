@@ -5,7 +5,7 @@
 import { effectiveAppSettings } from '../../config/settings.js';
 import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { KeeperError } from '../../core/errors.js';
 import { resolveApp } from '../../sources/resolve.js';
 import { createMemoryResolverStore } from '../../sources/memory-store.js';

@@ -7,7 +7,7 @@
  */
 import semver from 'semver';
 import type { Workspace } from '../../config/workspace.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import { KeeperError } from '../../core/errors.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { VERSION } from '../../core/version.js';

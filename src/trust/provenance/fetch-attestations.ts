@@ -12,6 +12,7 @@ import { request } from '../../http/http.js';
 import type { HttpSettings } from '../../http/settings.js';
 import { ProvenanceError } from './errors.js';
 import { decodeSnappy } from './snappy.js';
+import type { AttestationEndpoint } from '../../types/attestation-endpoint.js';
 
 /** Attestations looked at per asset; more is a hostile or broken answer. */
 export const MAX_ATTESTATIONS = 32;
@@ -37,27 +38,8 @@ export type AttestationList =
   | { kind: 'ok'; entries: AttestationEntry[]; requests: number; url: string }
   | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number };
 
-/**
- * Where the source of an asset publishes its attestations: the repository, the endpoint of a
- * digest, and a fetch of it that keeps the source's token rule and rate-limit windows and throws
- * its KeeperErrors (FORGE_NOT_FOUND, FORGE_FORBIDDEN, ...). Declared here rather than imported so
- * trust does not depend on sources; src/sources/source.ts's AttestationEndpoint has this shape.
- */
-export interface AttestationHost {
-  readonly owner: string;
-  readonly repo: string;
-  url(hex: string): string;
-  fetch(
-    url: string,
-    what: string,
-  ): Promise<
-    | { kind: 'ok'; body: unknown; requests: number }
-    | { kind: 'rate_limited'; retryAt: Date; message: string; requests: number }
-  >;
-}
-
 /** Lists the attestations the hub has for `sha256:<hex>`; a 404 is an empty list. */
-export async function listAttestations(host: AttestationHost, hex: string): Promise<AttestationList> {
+export async function listAttestations(host: AttestationEndpoint, hex: string): Promise<AttestationList> {
   const url = host.url(hex);
   let result;
   try {

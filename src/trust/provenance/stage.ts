@@ -5,11 +5,12 @@
  * installed bytes to the attested digest. A digest verified once is never looked up again.
  */
 import type { AppSettings } from '../../config/types.js';
-import type { Context } from '../../core/context.js';
+import type { Context } from '../../context/context.js';
 import type { ProvenanceRecord } from '../../state/types.js';
 import { checkAttestation, claimedKind, type AttestationTarget } from './check-attestation.js';
 import { ALWAYS_FATAL, ProvenanceError, ProvenanceRateLimited, worstFailure } from './errors.js';
-import { entryBundle, listAttestations, type AttestationHost } from './fetch-attestations.js';
+import type { AttestationEndpoint } from '../../types/attestation-endpoint.js';
+import { entryBundle, listAttestations } from './fetch-attestations.js';
 import { allowedHosts } from './identity.js';
 import { embeddedRoot, type LoadedRoot, type RootName } from './trusted-root.js';
 
@@ -25,7 +26,7 @@ export interface ProvenanceOutcome {
 export interface ProvenanceDeps {
   ctx: Context;
   signal?: AbortSignal | undefined;
-  attestations: AttestationHost | undefined;
+  attestations: AttestationEndpoint | undefined;
 }
 
 /** The release asset about to be downloaded, as its source described it. */

@@ -1,6 +1,6 @@
 import type { HttpSettings } from '../http/settings.js';
-import type { Paths } from './paths.js';
-import type { EventSink } from './events.js';
+import type { Paths } from '../core/paths.js';
+import type { EventSink } from '../core/events.js';
 
 /**
  * Everything the core needs from the outside world, passed down explicitly so tests inject
