@@ -112,7 +112,7 @@ try {
   // tunnels, which the proxy keeps open (tinyproxy closes every absolute-form plain-http
   // connection after one answer, which would measure tinyproxy, not us).
   const { startTinyproxy } = await import('../test/helpers/tinyproxy.js');
-  const { startTlsFront } = await import('./tls-front.js');
+  const { startTlsFront } = await import('../test/helpers/tls-front.js');
   const front = await startTlsFront(Number(new URL(sim.url).port));
   const proxied: RunRow[] = [];
   const directTls: RunRow[] = [];

@@ -2,18 +2,17 @@
 // through CONNECT to a name only the proxy can resolve, NO_PROXY, config.yml over the
 // environment, Basic proxy auth and its 407, and the hub token kept out of what a proxy reads.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createServer as createTlsServer } from 'node:tls';
 import { appOf } from '../../helpers/json-output.js';
 import { runCli } from '../../helpers/run-cli.js';
 import type { UpdateJson } from '../../helpers/update-json.js';
 import { startTinyproxy, type Tinyproxy } from '../../helpers/tinyproxy.js';
 import { publish, useUpdateSuite, type World } from './harness.js';
+import { startTlsFront } from '../../helpers/tls-front.js';
 
 const SECRET = 'hub-secret-token-123';
 const PROXY_PASSWORD = 'pr0xy-pa55';
@@ -136,44 +135,9 @@ void describe('update through a proxy', () => {
         ['-m', 'sh', '-c', `mount --bind ${hosts}/hosts /etc/hosts && exec ${cmd} ${args.join(' ')}`],
       ],
     });
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(hosts, 'key.pem'),
-        '-out',
-        join(hosts, 'cert.pem'),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=forge.test',
-        '-addext',
-        'subjectAltName=DNS:forge.test',
-      ],
-      { stdio: 'ignore' },
-    );
-    const simPort = Number(new URL(suite.sim.url).port);
     // TLS in front of the sim: forge.test speaks https, only through the proxy's CONNECT.
-    const front: Server = createTlsServer(
-      { key: readFileSync(join(hosts, 'key.pem')), cert: readFileSync(join(hosts, 'cert.pem')) },
-      (socket) => {
-        const up = connect(simPort, '127.0.0.1');
-        socket.pipe(up).pipe(socket);
-        socket.on('error', () => up.destroy());
-        up.on('error', () => socket.destroy());
-      },
-    );
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    const address = front.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const origin = `https://forge.test:${port}`;
+    const front = await startTlsFront(Number(new URL(suite.sim.url).port), 'forge.test');
+    const origin = front.origin;
     try {
       const w = await suite.world('manage_desktop_files: false');
       const hubApiPath = suite.sim.hubApiUrl.slice(suite.sim.url.length);
@@ -202,7 +166,7 @@ void describe('update through a proxy', () => {
       suite.sim.requests.length = 0;
       const env = {
         https_proxy: forgeProxy.url,
-        NODE_EXTRA_CA_CERTS: join(hosts, 'cert.pem'),
+        NODE_EXTRA_CA_CERTS: front.certFile,
         HUB_TOKEN: SECRET,
       };
       const res = await update(w, env);
@@ -210,7 +174,7 @@ void describe('update through a proxy', () => {
       assert.equal(appOf(res, 'tls-app')?.status, 'updated');
       const { connects, gets } = await forgeProxy.requests();
       assert.ok(
-        connects.length >= 1 && connects.every((c) => c === `forge.test:${port}`),
+        connects.length >= 1 && connects.every((c) => c === new URL(origin).host),
         connects.join(','),
       );
       assert.equal(gets.length, 0, 'nothing but tunnels went through the proxy');
@@ -249,7 +213,7 @@ void describe('update through a proxy', () => {
         assert.match(direct.stdout, /ENOTFOUND|EAI_AGAIN|forge\.test/);
       }
     } finally {
-      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await front.stop();
       await forgeProxy.stop();
       rmSync(hosts, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 /**
- * TLS in front of the loopback sim for benchmarks: a throw-away self-signed certificate for
- * 127.0.0.1 (openssl) and a TLS server piping each connection to the sim's port.
+ * TLS in front of the loopback sim, for tests and benchmarks: a throw-away self-signed certificate
+ * (openssl) for a name and 127.0.0.1, and a TLS server piping each connection to the sim's port.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,8 +17,11 @@ export interface TlsFront {
   stop(): Promise<void>;
 }
 
-/** Starts a TLS front for `127.0.0.1:<port>`. */
-export async function startTlsFront(port: number): Promise<TlsFront> {
+/**
+ * Starts a TLS front for `127.0.0.1:<port>`, its certificate naming `name` (default `localhost`;
+ * `forge.test` for a name only a proxy resolves).
+ */
+export async function startTlsFront(port: number, name = 'localhost'): Promise<TlsFront> {
   const dir = mkdtempSync(join(tmpdir(), 'ak-tls-front-'));
   const key = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
@@ -40,9 +43,9 @@ export async function startTlsFront(port: number): Promise<TlsFront> {
       '-days',
       '2',
       '-subj',
-      '/CN=localhost',
+      `/CN=${name}`,
       '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      `subjectAltName=DNS:${name},IP:127.0.0.1`,
     ]),
     { stdio: 'ignore' },
   );
@@ -58,7 +61,7 @@ export async function startTlsFront(port: number): Promise<TlsFront> {
   const address = server.address();
   const frontPort = typeof address === 'object' && address ? address.port : 0;
   return {
-    origin: `https://localhost:${frontPort}`,
+    origin: `https://${name}:${frontPort}`,
     certFile,
     stop: async () => {
       for (const s of sockets) s.destroy();
