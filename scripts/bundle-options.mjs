@@ -29,4 +29,27 @@ export const commonOptions = {
     __KEEPER_TEST_HOOKS__: 'false',
   },
   logLevel: 'warning',
+  plugins: [commanderSpawnOnUse()],
 };
+
+/**
+ * commander requires `node:child_process` at load for executable subcommands, which we never use;
+ * loading it (and `dgram`, `internal/child_process` with it) is start-up work for every command.
+ * Inside commander only, it becomes a module that requires it on the first spawn.
+ */
+function commanderSpawnOnUse() {
+  return {
+    name: 'commander-spawn-on-use',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+          ? { path: 'child-process-on-use', namespace: 'commander-spawn' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'commander-spawn' }, () => ({
+        contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+        loader: 'js',
+      }));
+    },
+  };
+}
