@@ -6,18 +6,11 @@
  * from zod. Cold zod parsing (its checks compiled per schema on first use) costs most of what
  * validating a few hundred recipes does. test/config/plain-recipe.test.ts compares the two.
  */
+import { STRATEGY_KEYS } from './recipe-fields.js';
 import { checkUrlField } from './url-field.js';
 
-// Output order of the forge strategy, as zod yields it: the schema's key order (recipe-fields.ts).
-const FORGE_KEYS = [
-  'strategy',
-  'repository',
-  'asset_match',
-  'asset_match_regex',
-  'inner_asset_match',
-  'prerelease',
-  'tag',
-] as const;
+// Output order of the forge strategy, as zod yields it: the schema's key order (a test keeps them equal).
+const FORGE_KEYS = STRATEGY_KEYS.forge ?? [];
 const NON_EMPTY_KEYS = new Set(['asset_match', 'asset_match_regex', 'inner_asset_match']);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

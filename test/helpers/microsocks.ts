@@ -4,7 +4,7 @@
  * so tests can see which targets the proxy reached.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { freePort, waitForPort } from './local-port.js';
 
 /** A running microsocks. */
 export interface Microsocks {
@@ -36,7 +36,7 @@ export async function startMicrosocks(opts: MicrosocksOptions = {}): Promise<Mic
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, child, () => out);
+  await waitForPort(port, child, 'microsocks', () => out);
   return {
     port,
     hostPort: `127.0.0.1:${port}`,
@@ -48,31 +48,4 @@ export async function startMicrosocks(opts: MicrosocksOptions = {}): Promise<Mic
       await exited;
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`microsocks exited: ${output()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`microsocks did not listen on ${port}: ${output()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

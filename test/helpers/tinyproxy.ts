@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, waitForPort } from './local-port.js';
 
 /** A running tinyproxy. */
 export interface Tinyproxy {
@@ -56,7 +56,7 @@ export async function startTinyproxy(opts: TinyproxyOptions = {}): Promise<Tinyp
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, child, () => stderr);
+  await waitForPort(port, child, 'tinyproxy', () => stderr);
   const log = (): Promise<string> => readFile(logFile, 'utf8').catch(() => '');
   return {
     port,
@@ -78,31 +78,4 @@ export async function startTinyproxy(opts: TinyproxyOptions = {}): Promise<Tinyp
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`tinyproxy exited: ${stderr()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`tinyproxy did not listen on ${port}: ${stderr()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
