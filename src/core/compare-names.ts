@@ -2,19 +2,19 @@
  * Orders names as `a.localeCompare(b)` does, without loading ICU's collator (about 6 ms on the first
  * comparison of a run) when both names use only the characters app names allow (recipe-checks.ts,
  * APP_NAME_RE): for those, the root collation is a primary order `_ - . +`, digits, letters without
- * case, and then, at the first letter whose case differs, lower case first. Any other name goes to
- * localeCompare. test/core/compare-names.test.ts compares the two on random names.
+ * case, and then, at the first letter whose case differs, lower case first. A name with any other
+ * character before the point the order is decided goes to localeCompare.
+ * test/core/compare-names.test.ts compares the two on random names.
  */
 
-const PUNCTUATION = '_-.+';
+// Primary weight of each ASCII code of an app name's alphabet; 0 for any other character.
+const WEIGHTS = new Uint8Array(128);
+'_-.+'.split('').forEach((c, i) => (WEIGHTS[c.charCodeAt(0)] = 1 + i));
+for (let d = 0; d < 10; d++) WEIGHTS[48 + d] = 10 + d;
+for (let l = 0; l < 26; l++) WEIGHTS[97 + l] = WEIGHTS[65 + l] = 20 + l;
 
-// Primary weight of a character of an app name; -1 for any other.
 function weight(code: number): number {
-  if (code >= 97 && code <= 122) return 20 + code - 97;
-  if (code >= 65 && code <= 90) return 20 + code - 65;
-  if (code >= 48 && code <= 57) return 10 + code - 48;
-  const p = PUNCTUATION.indexOf(String.fromCharCode(code));
-  return p;
+  return code < 128 ? (WEIGHTS[code] ?? 0) : 0;
 }
 
 /** `a.localeCompare(b)` for app names (and file names built from them), sign for sign. */
@@ -26,20 +26,16 @@ export function compareNames(a: string, b: string): number {
     const cb = b.charCodeAt(i);
     const wa = weight(ca);
     const wb = weight(cb);
-    if (wa < 0 || wb < 0) return a.localeCompare(b);
-    if (wa !== wb) return rest(a, b, i) ?? wa - wb;
+    if (wa === 0 || wb === 0) return a.localeCompare(b);
+    // Everything before was the same at the primary level: this decides, whatever follows.
+    if (wa !== wb) return wa - wb;
     // Same letter in another case: decides only when nothing else differs (lower case first).
     if (caseOrder === 0 && ca !== cb) caseOrder = ca > cb ? -1 : 1;
   }
-  const tail = rest(a, b, n);
-  if (tail !== undefined) return tail;
+  // One is a start of the other: the longer one follows, unless what it adds is outside the
+  // alphabet (ICU may ignore such characters), which localeCompare judges.
+  const longer = a.length > b.length ? a : b;
+  for (let i = n; i < longer.length; i++) if (weight(longer.charCodeAt(i)) === 0) return a.localeCompare(b);
   if (a.length !== b.length) return a.length - b.length;
   return caseOrder;
-}
-
-// Falls back to localeCompare when either name has a character outside the set after `from`.
-function rest(a: string, b: string, from: number): number | undefined {
-  for (const s of [a, b])
-    for (let i = from; i < s.length; i++) if (weight(s.charCodeAt(i)) < 0) return a.localeCompare(b);
-  return undefined;
 }

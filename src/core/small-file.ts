@@ -13,18 +13,40 @@ export type SmallFile = { kind: 'text'; text: string } | { kind: 'not-regular' }
 export function readSmallFileSync(path: string, max: number, opts: { head?: boolean } = {}): SmallFile {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { kind: 'not-regular' };
-    if (st.size > max && !opts.head) return { kind: 'too-large' };
-    // One byte more than allowed tells a file that grew since fstat from one that did not.
-    // Only the bytes read are used: no need to zero the buffer (small ones come from Node's pool).
-    const buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
-    const limit = opts.head ? Math.min(max, buf.length) : buf.length;
-    let used = 0;
-    for (let n = 1; n > 0 && used < limit; used += n) n = readSync(fd, buf, used, limit - used, used);
-    if (used > max) return { kind: 'too-large' };
-    return { kind: 'text', text: buf.subarray(0, used).toString('utf8') };
+    // Read first, ask what the file is only when the read leaves a doubt: a regular file with
+    // something in it (nearly every call) needs no fstat and no Stats object of its own.
+    let read: number;
+    try {
+      read = readInto(fd, max + 1);
+    } catch (err) {
+      // A folder (EISDIR), FIFO or socket (ESPIPE, EAGAIN) cannot be read from an offset.
+      if (!fstatSync(fd).isFile()) return { kind: 'not-regular' };
+      throw err;
+    }
+    // Nothing read (an empty file, or a FIFO without a writer) or more than allowed (a big file, or
+    // a device without end): only a regular file is read at all.
+    if ((read === 0 || read > max) && !fstatSync(fd).isFile()) return { kind: 'not-regular' };
+    if (read > max && !opts.head) return { kind: 'too-large' };
+    return { kind: 'text', text: scratch.toString('utf8', 0, Math.min(read, max)) };
   } finally {
     closeSync(fd);
+  }
+}
+
+// One buffer for every read (the reads are synchronous, so never two at once), grown on demand.
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+// Reads from the start of `fd` until its end or `limit` bytes, into `scratch`; the count read.
+function readInto(fd: number, limit: number): number {
+  let used = 0;
+  for (;;) {
+    if (used === scratch.length && used < limit) {
+      const bigger = Buffer.allocUnsafe(Math.min(limit, scratch.length * 4));
+      scratch.copy(bigger, 0, 0, used);
+      scratch = bigger;
+    }
+    const n = readSync(fd, scratch, used, Math.min(scratch.length, limit) - used, used);
+    used += n;
+    if (n === 0 || used >= limit) return used;
   }
 }
