@@ -71,7 +71,10 @@ async function sourcesOf(files: string[]): Promise<Set<string>> {
 // eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
 
+// What a search from the cache never needs: the network, the readers' schemas, the recipes.
 const NETWORK_ONLY = [
+  'src/config/workspace.ts',
+  'src/config/discover.ts',
   'src/http/http.ts',
   'src/http/transport.ts',
   'src/sources/catalogues/appimagehub.ts',
@@ -79,8 +82,9 @@ const NETWORK_ONLY = [
 ];
 
 void describe('search from the cache', () => {
-  void test('a cache hit loads neither the HTTP client nor the readers; a revalidation does', async () => {
+  void test('a cache hit loads neither the HTTP client, the readers nor the recipes; a revalidation does', async () => {
     const w = await suite.world(serve());
+    await w.writeForgeRecipe('notes');
     const first = await w.run(['search', 'obsidian']);
     assert.equal(first.code, 0, first.stderr);
     suite.sim.clearRequests();
