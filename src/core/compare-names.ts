@@ -43,3 +43,18 @@ function rest(a: string, b: string, from: number): number | undefined {
     for (let i = from; i < s.length; i++) if (weight(s.charCodeAt(i)) < 0) return a.localeCompare(b);
   return undefined;
 }
+
+const SIMPLE_NAME = /^[A-Za-z0-9_.+-]*$/;
+
+/**
+ * A key whose plain string order is compareNames' order up to case, for a name of the characters
+ * above; undefined for any other name. Equal keys leave the order to compareNames. Sorting
+ * thousands of names (search hits) by these keys is several times faster than by compareNames in a
+ * process that has not optimised it yet.
+ */
+export function namePrimaryKey(name: string): string | undefined {
+  if (!SIMPLE_NAME.test(name)) return undefined;
+  // ASCII already orders `-`, `.`, digits, letters: `_` moves before `-` (to `,`), `+` between `.`
+  // and the digits (to `/`).
+  return name.toLowerCase().replace(/[_+]/g, (c) => (c === '_' ? ',' : '/'));
+}
