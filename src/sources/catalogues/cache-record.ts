@@ -87,35 +87,54 @@ function optText(v: unknown, max: number): string | undefined | false {
   return typeof v === 'string' && v.length <= max ? v : false;
 }
 
-function decodeEntry(t: unknown, ref: CatalogueRef, scriptMax: number): CatalogueEntry | undefined {
+// What decoding one catalogue's entries needs, worked out once per file.
+interface DecodeScope {
+  scriptMax: number;
+  /** The list's script folder (`…/programs/x86_64/`), for AM's implied script URLs. */
+  scriptFolder: string | undefined;
+}
+
+// Indexed reads, not destructuring: this runs for thousands of entries in a process that has not
+// optimised it, where the iterator protocol costs more than the checks.
+function decodeEntry(t: unknown, scope: DecodeScope): CatalogueEntry | undefined {
   if (!Array.isArray(t) || t.length < 2 || t.length > SLOTS) return undefined;
-  const [name, description, repo, dl, script, home, lic, repackaged, recipe] = t as unknown[];
+  const name: unknown = t[0];
+  const description: unknown = t[1];
   if (typeof name !== 'string' || name === '' || name.length > NAME_MAX) return undefined;
   if (typeof description !== 'string' || description.length > MAX_FIELD) return undefined;
-  const repository = optText(repo, URL_MAX);
-  const download = optText(dl, URL_MAX);
-  const license = optText(lic, MAX_FIELD);
-  if (repository === false || download === false || license === false) return undefined;
   const e: CatalogueEntry = { name, description };
+  if (t.length === 2) return e;
+  const repository = optText(t[2], URL_MAX);
+  const download = optText(t[3], URL_MAX);
+  const license = optText(t[6], MAX_FIELD);
+  if (repository === false || download === false || license === false) return undefined;
   if (repository !== undefined) e.repository = repository;
   if (download !== undefined) e.download = download;
-  if (script === IMPLIED) e.script = amScriptUrl(ref.url, name);
-  else {
-    const s = optText(script, scriptMax);
+  const script: unknown = t[4];
+  if (script === IMPLIED) {
+    if (scope.scriptFolder === undefined) return undefined;
+    e.script = scope.scriptFolder + encodeURIComponent(name);
+  } else {
+    const s = optText(script, scope.scriptMax);
     if (s === false) return undefined;
     if (s !== undefined) e.script = s;
   }
-  if (home === IMPLIED) e.homepage = hubPage(repository);
-  else {
+  const home: unknown = t[5];
+  if (home === IMPLIED) {
+    if (repository === undefined) return undefined;
+    e.homepage = hubPage(repository);
+  } else {
     const h = optText(home, URL_MAX);
     if (h === false) return undefined;
     if (h !== undefined) e.homepage = h;
   }
   if (license !== undefined) e.license = license;
+  const repackaged: unknown = t[7];
   if (repackaged !== null && repackaged !== undefined) {
     if (typeof repackaged !== 'boolean') return undefined;
     e.repackaged = repackaged;
   }
+  const recipe: unknown = t[8];
   if (recipe !== null && recipe !== undefined) {
     if (typeof recipe !== 'object' || Array.isArray(recipe)) return undefined;
     e.recipe = recipe as Record<string, unknown>;
@@ -153,12 +172,13 @@ export function readCache(path: string, ref: CatalogueRef): CacheRecord | undefi
   if (!isValidator(etag) || !isValidator(lastModified)) return undefined;
   if (!Array.isArray(r.entries) || r.entries.length > MAX_CATALOGUE_ENTRIES) return undefined;
   // The readers' bounds; a script URL is the list's folder plus an encoded name.
-  const scriptMax = ref.url.length + 3 * NAME_MAX;
-  const entries: CatalogueEntry[] = [];
-  for (const t of r.entries as unknown[]) {
-    const e = decodeEntry(t, ref, scriptMax);
+  const scope = { scriptMax: ref.url.length + 3 * NAME_MAX, scriptFolder: amScriptUrl(ref.url, '') };
+  const list = r.entries as unknown[];
+  const entries: CatalogueEntry[] = new Array<CatalogueEntry>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const e = decodeEntry(list[i], scope);
     if (e === undefined) return undefined;
-    entries.push(e);
+    entries[i] = e;
   }
   return { etag, lastModified, fetchedAt, skipped, entries };
 }
