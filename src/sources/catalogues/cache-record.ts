@@ -6,7 +6,6 @@
  * and bounds, with no zod schema loaded. The file sits in a folder anyone with the account can
  * write: anything unexpected reads as no copy, and the catalogue is fetched and parsed in full again.
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { readSmallFileSync } from '../../core/small-file.js';
@@ -31,10 +30,21 @@ export interface CacheRecord {
   entries: CatalogueEntry[];
 }
 
-/** Where `url`'s copy is cached. */
+/** The folder of the cached catalogues. */
+export function cacheDirOf(ctx: Context): string {
+  return join(ctx.paths.cacheDir, 'catalogues');
+}
+
+/**
+ * Where `url`'s copy is cached. The name is a 64-bit FNV-1a of the URL, not a SHA-256: it only
+ * spreads URLs over names (the record holds its URL, checked on read, so a collision costs a
+ * refetch), and node:crypto would be most of what a search from the cache loads beyond `list`.
+ */
 export function cacheFileOf(ctx: Context, url: string): string {
-  const key = createHash('sha256').update(url).digest('hex').slice(0, 24);
-  return join(ctx.paths.cacheDir, 'catalogues', `${key}.json`);
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(url, 'utf8'))
+    h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return join(cacheDirOf(ctx), `${h.toString(16).padStart(16, '0')}.json`);
 }
 
 // Tuple slots: name, description, repository, download, script, homepage, license, repackaged,

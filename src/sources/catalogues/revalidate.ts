@@ -4,11 +4,13 @@
  * only when a copy is due (24 h old, --refresh, none yet), so a search from the cache loads neither
  * the HTTP client (proxy and CA code) nor the readers' zod schemas.
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { request } from '../../http/http.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
-import { encodeCache, type CacheRecord } from './cache-record.js';
+import { cacheDirOf, encodeCache, type CacheRecord } from './cache-record.js';
 import { readerFor } from './readers.js';
 import { MAX_CATALOGUE_BYTES, type CatalogueRef } from './types.js';
 
@@ -18,6 +20,10 @@ export type Revalidation =
 
 async function writeCache(ctx: Context, ref: CatalogueRef, path: string, rec: CacheRecord): Promise<void> {
   await writeFileAtomic(path, encodeCache(ref, rec), { root: ctx.paths.cacheDir, mode: 0o600 });
+  // The first layout's file, named by the URL's SHA-256, is replaced by this one: not left behind.
+  // writeFileAtomic has just checked the folder; rm removes a link itself, never its target.
+  const sha = process.getBuiltinModule('node:crypto').createHash('sha256').update(ref.url).digest('hex');
+  await rm(join(cacheDirOf(ctx), `${sha.slice(0, 24)}.json`), { force: true }).catch(() => undefined);
 }
 
 /** Asks for `ref` again (conditionally when `cached` has validators) and keeps a good answer at `path`. */

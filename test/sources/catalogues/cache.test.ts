@@ -3,7 +3,9 @@
 // with a note when offline), never crash, hang or be used.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { serveCatalogues, startSim, type ServedCatalogues } from '../../../sim/index.js';
 import type { Sim } from '../../../sim/types.js';
@@ -169,6 +171,17 @@ void describe('catalogue cache', () => {
       sim.clearFaults();
       await rm(path, { recursive: true, force: true });
     }
+  });
+
+  void test('a copy of the first layout (named by the URL\u2019s SHA-256) is replaced, not left behind', async () => {
+    const ref = refs[0] as CatalogueRef;
+    const sha = createHash('sha256').update(ref.url).digest('hex').slice(0, 24);
+    const legacy = join(dirname(cacheFileOf(ctx, ref.url)), `${sha}.json`);
+    assert.notEqual(legacy, cacheFileOf(ctx, ref.url));
+    await writeFile(legacy, JSON.stringify({ version: 1, url: ref.url, format: ref.format, entries: [] }));
+    assert.equal((await loadCatalogue(ctx, ref, { refresh: true })).entries.length, 3);
+    await assert.rejects(stat(legacy), { code: 'ENOENT' });
+    assert.ok((await stat(cacheFileOf(ctx, ref.url))).isFile());
   });
 
   void test('offline with a good copy: used stale, with the copy\u2019s time in the note', async () => {
