@@ -156,6 +156,11 @@ function isValidator(v: unknown): v is string | undefined {
   return v === undefined || (typeof v === 'string' && VALIDATOR.test(v));
 }
 
+/** A server's ETag or Last-Modified as the record may keep it; undefined (not kept) when it is not sane. */
+export function keptValidator(v: string | undefined): string | undefined {
+  return v !== undefined && VALIDATOR.test(v) ? v : undefined;
+}
+
 /** The cached copy of `ref` at `path`; undefined when there is none or it is not one we wrote. */
 export function readCache(path: string, ref: CatalogueRef): CacheRecord | undefined {
   let file;

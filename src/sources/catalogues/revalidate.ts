@@ -10,7 +10,7 @@ import type { Context } from '../../core/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { request } from '../../http/http.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
-import { cacheDirOf, encodeCache, type CacheRecord } from './cache-record.js';
+import { cacheDirOf, encodeCache, keptValidator, type CacheRecord } from './cache-record.js';
 import { readerFor } from './readers.js';
 import { MAX_CATALOGUE_BYTES, type CatalogueRef } from './types.js';
 
@@ -54,8 +54,9 @@ export async function revalidateCatalogue(
       // Parsed before it is kept: a broken answer must not replace a good copy.
       const p = readerFor(ref.format).parse(res.text, ref.url);
       const rec: CacheRecord = {
-        etag: res.headers.etag,
-        lastModified: res.headers['last-modified'],
+        // A validator the record could not keep would make every later read refuse the copy.
+        etag: keptValidator(res.headers.etag),
+        lastModified: keptValidator(res.headers['last-modified']),
         fetchedAt: now,
         skipped: p.skipped,
         entries: p.entries,

@@ -184,6 +184,21 @@ void describe('catalogue cache', () => {
     assert.ok((await stat(cacheFileOf(ctx, ref.url))).isFile());
   });
 
+  void test('a validator the record cannot keep is dropped, and the copy is still used', async () => {
+    const index = JSON.stringify({
+      apps: [{ name: 'odd', description: 'Odd validators', repository: 'e2e/odd' }],
+    });
+    const url = sim.putAsset('/cat/odd/keeper.json', Buffer.from(index), {
+      etag: 'caf\u00e9',
+      lastModified: false,
+    });
+    const ref: CatalogueRef = { url, format: 'keeper' };
+    assert.equal((await loadCatalogue(ctx, ref)).via, 'fetched');
+    const cached = await loadCatalogue(ctx, ref);
+    assert.equal(cached.via, 'cache');
+    assert.equal(cached.entries[0]?.name, 'odd');
+  });
+
   void test('offline with a good copy: used stale, with the copy\u2019s time in the note', async () => {
     const ref = refs[2] as CatalogueRef;
     const fetched = await refetched(ref);
