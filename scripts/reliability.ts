@@ -38,9 +38,11 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'catalogues',
     covers:
-      'malformed and deeply nested feeds, junk items and names, an AM script whose SITE and API call disagree, a dropped network (stale cache with a note); adopt by match with an HTML page for a feed and a dropped list (a note, never a crash), tied and weak matches never taken, an archived repository refused',
+      'malformed and deeply nested feeds, junk items and names, an AM script whose SITE and API call disagree, a dropped network (stale cache with a note); tampered cache files (wrong shapes and types, fields past their bounds, header-splitting validators, a FIFO, a folder, a huge file: never used, refetched or missing with a note) and terminal controls in cached entries (escaped, in --json too); adopt by match with an HTML page for a feed and a dropped list (a note, never a crash), tied and weak matches never taken, an archived repository refused',
     files: [
       'test/sources/catalogues/readers.test.ts',
+      'test/sources/catalogues/cache.test.ts',
+      'test/e2e/search/cache-hit.test.ts',
       'test/e2e/adopt/catalogue.test.ts',
       'test/e2e/adopt/adopt-match.test.ts',
     ],

@@ -7,7 +7,7 @@ import { isRepackaged } from '../sources/catalogues/repackagers.js';
 import type { LoadedCatalogue } from '../sources/catalogues/cache.js';
 import type { CatalogueEntry } from '../sources/catalogues/types.js';
 import { loadCatalogues } from './catalogues.js';
-import { compareNames } from '../core/compare-names.js';
+import { compareNames, namePrimaryKey } from '../core/compare-names.js';
 
 /** One search hit. */
 export interface SearchHit {
@@ -38,15 +38,28 @@ export interface SearchResult {
 
 /** Ranks `entries` of each catalogue for `terms` (lower case); pure, for the benchmark and tests. */
 export function rankEntries(catalogues: readonly LoadedCatalogue[], terms: readonly string[]): SearchHit[] {
-  const hits: SearchHit[] = [];
+  const keyed: Keyed[] = [];
   for (const c of catalogues)
     for (const e of c.entries) {
       const rank = entryRank(e, terms);
-      if (rank !== undefined) hits.push(hitOf(c, e, rank));
+      if (rank !== undefined) keyed.push({ hit: hitOf(c, e, rank), key: namePrimaryKey(e.name) });
     }
-  return hits.sort(
-    (a, b) => a.rank - b.rank || compareNames(a.name, b.name) || compareNames(a.catalogue, b.catalogue),
+  keyed.sort(
+    (a, b) => a.hit.rank - b.hit.rank || byName(a, b) || compareNames(a.hit.catalogue, b.hit.catalogue),
   );
+  return keyed.map((k) => k.hit);
+}
+
+interface Keyed {
+  hit: SearchHit;
+  key: string | undefined;
+}
+
+// compareNames' order, by the plain keys where they differ (a search may sort thousands of hits).
+function byName(a: Keyed, b: Keyed): number {
+  if (a.key === undefined || b.key === undefined || a.key === b.key)
+    return compareNames(a.hit.name, b.hit.name);
+  return a.key < b.key ? -1 : 1;
 }
 
 function hitOf(c: LoadedCatalogue, e: CatalogueEntry, rank: number): SearchHit {

@@ -2,6 +2,7 @@ import type { Context } from '../context/context.js';
 import type { Output } from '../render/output.js';
 import type { CommandResult } from './result.js';
 import type { SearchHit } from '../app/search.js';
+import type { GlobalSettings } from '../config/types.js';
 import { defineCommand } from './command-spec.js';
 import { table } from '../render/table.js';
 import { truncateEnd } from '../render/display-width.js';
@@ -15,12 +16,21 @@ interface SearchFlags {
   names?: boolean;
 }
 
+// config.yml's settings and secrets.yml's warnings, as every command checks them; the recipes are
+// not read: a search needs none of them (with 60 recipes they cost about a tenth of its time).
+async function searchSettings(ctx: Context): Promise<{ global: GlobalSettings; warnings: string[] }> {
+  const { loadConfig, loadSecrets } = await import('../config/load-config.js');
+  const { effectiveGlobal } = await import('../config/settings.js');
+  const config = await loadConfig(ctx.paths);
+  const secrets = await loadSecrets(ctx.paths);
+  return { global: effectiveGlobal(config.values, ctx.paths, { ...ctx.env }), warnings: secrets.warnings };
+}
+
 /** `search --names`: every cached catalogue name, one a line, for shell completion; no request. */
 async function cachedNames(ctx: Context): Promise<CommandResult> {
-  const { loadWorkspace } = await import('../config/workspace.js');
   const { loadCatalogues } = await import('../app/catalogues.js');
-  const ws = await loadWorkspace(ctx.paths, ctx.env);
-  const loaded = await loadCatalogues(ctx, ws.global, { cacheOnly: true });
+  const { global } = await searchSettings(ctx);
+  const loaded = await loadCatalogues(ctx, global, { cacheOnly: true });
   // Names go into a shell's word list: only the characters a catalogue name may hold.
   const names = [...new Set(loaded.flatMap((c) => c.entries.map((e) => e.name)))]
     .filter((n) => /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$/.test(n))
@@ -42,11 +52,10 @@ async function searchCommand(
   flags: SearchFlags,
 ): Promise<CommandResult> {
   if (flags.names === true) return cachedNames(ctx);
-  const { loadWorkspace } = await import('../config/workspace.js');
   const { searchCatalogues } = await import('../app/search.js');
-  const ws = await loadWorkspace(ctx.paths, ctx.env);
-  for (const w of ws.warnings) out.warn(w);
-  const result = await searchCatalogues(ctx, ws.global, terms, { refresh: flags.refresh === true });
+  const { global, warnings } = await searchSettings(ctx);
+  for (const w of warnings) out.warn(w);
+  const result = await searchCatalogues(ctx, global, terms, { refresh: flags.refresh === true });
   for (const n of result.notes) out.warn(n);
   const { c } = out;
   const width = Math.max(40, (out.columns ?? 80) - 4);

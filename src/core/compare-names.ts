@@ -39,3 +39,18 @@ export function compareNames(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return caseOrder;
 }
+
+const SIMPLE_NAME = /^[A-Za-z0-9_.+-]*$/;
+
+/**
+ * A key whose plain string order is compareNames' order up to case, for a name of the characters
+ * above; undefined for any other name. Equal keys leave the order to compareNames. Sorting
+ * thousands of names (search hits) by these keys is several times faster than by compareNames in a
+ * process that has not optimised it yet.
+ */
+export function namePrimaryKey(name: string): string | undefined {
+  if (!SIMPLE_NAME.test(name)) return undefined;
+  // ASCII already orders `-`, `.`, digits, letters: `_` moves before `-` (to `,`), `+` between `.`
+  // and the digits (to `/`).
+  return name.toLowerCase().replace(/[_+]/g, (c) => (c === '_' ? ',' : '/'));
+}

@@ -1,6 +1,6 @@
 import { createColors } from 'picocolors';
 import type { KeeperEvent } from '../core/events.js';
-import { guardTerminal, termMessage, termText } from './terminal-text.js';
+import { guardTerminal, jsonText, termMessage, termText } from './terminal-text.js';
 
 type Colors = ReturnType<typeof createColors>;
 
@@ -69,8 +69,8 @@ export function createOutput(
     stdout,
     stderr,
     out(text) {
-      // The --json document is exact; JSON.stringify already escapes what a terminal would act on.
-      const safe = opts.json ? text : guardTerminal(text);
+      // The --json document stays exact: JSON.stringify escapes C0, jsonText the rest (C1, bidi).
+      const safe = opts.json ? jsonText(text) : guardTerminal(text);
       stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
     },
     err(text) {

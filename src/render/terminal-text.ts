@@ -2,7 +2,7 @@
  * Text from outside (forge JSON, headers, file names, script output, desktop entries, and the
  * messages that embed them) is made safe here before it reaches a terminal: control characters
  * are shown escaped so they cannot move the cursor, recolour, retitle or rewrite lines, and length
- * is bounded. `--json` output never passes through here: it stays exact.
+ * is bounded. `--json` output stays exact: only jsonText, which writes the same value.
  */
 import { escapeControlChar } from '../core/control-chars.js';
 
@@ -18,6 +18,15 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 function escapeOne(c: string): string {
   const code = c.charCodeAt(0);
   return code <= 0x9f ? escapeControlChar(c) : `\\u{${code.toString(16)}}`;
+}
+
+// What JSON.stringify leaves raw and a terminal still acts on or reorders: DEL, C1 (0x9b is CSI),
+// the bidirectional controls. In a JSON document they can only stand inside a string.
+const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A JSON document with what a terminal would act on written as `\uXXXX`: the same value, exact. */
+export function jsonText(json: string): string {
+  return json.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One line of outside text: every control character escaped (`\x1b`, `\n`), cut at `max`. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareNames } from '../../src/core/compare-names.js';
+import { compareNames, namePrimaryKey } from '../../src/core/compare-names.js';
 
 const sign = (n: number): number => Math.sign(n);
 const ALPHABET = 'aAbBzZ09_-.+';
@@ -45,4 +45,19 @@ void test('sorts a list of recipe names as the collator would', () => {
     [...names].sort(compareNames),
     [...names].sort((a, b) => a.localeCompare(b)),
   );
+});
+
+void test('primary keys order names as compareNames does wherever they differ', () => {
+  const rand = seeded(13);
+  for (let i = 0; i < 20_000; i++) {
+    const a = randomName(rand, ALPHABET);
+    const b = rand() < 0.2 ? a.toUpperCase() : randomName(rand, ALPHABET);
+    const [ka, kb] = [namePrimaryKey(a), namePrimaryKey(b)];
+    assert.ok(ka !== undefined && kb !== undefined, `${a} ${b}`);
+    if (ka !== kb) assert.equal(ka < kb ? -1 : 1, sign(compareNames(a, b)), `${a} vs ${b}`);
+    else
+      assert.equal(a.toLowerCase(), b.toLowerCase(), `${a} vs ${b}: equal keys only for a case difference`);
+  }
+  assert.equal(namePrimaryKey('café'), undefined);
+  assert.equal(namePrimaryKey('a b'), undefined);
 });

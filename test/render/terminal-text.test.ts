@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FIELD_MAX, guardTerminal, termMessage, termText } from '../../src/render/terminal-text.js';
+import { FIELD_MAX, guardTerminal, jsonText, termMessage, termText } from '../../src/render/terminal-text.js';
 
 void describe('terminal text', () => {
   void test('control characters are shown escaped', () => {
@@ -28,4 +28,12 @@ void describe('terminal text', () => {
     assert.equal(guardTerminal(ours), ours);
     assert.equal(guardTerminal('a\x1b]0;title\x07b\rc\x1b[2J'), 'a\\x1b]0;title\\x07b\\rc\\x1b[2J');
   });
+});
+
+void test('jsonText: DEL, C1 and bidi controls as \\uXXXX, the same JSON value', () => {
+  const value = { s: 'a\u007fb\u009b31mc\u0085\u202e\u2066d', n: [1, 'é✓'] };
+  const text = jsonText(JSON.stringify(value));
+  assert.doesNotMatch(text, /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+  assert.deepEqual(JSON.parse(text), value);
+  assert.equal(jsonText('{"a":"plain é"}'), '{"a":"plain é"}');
 });

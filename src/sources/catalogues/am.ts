@@ -4,7 +4,12 @@
  */
 import { KeeperError } from '../../core/errors.js';
 import { oneLine } from './text-fields.js';
-import type { CatalogueEntry, CatalogueReader } from './types.js';
+import {
+  CATALOGUE_LABELS,
+  MAX_CATALOGUE_ENTRIES,
+  type CatalogueEntry,
+  type CatalogueReader,
+} from './types.js';
 
 const LINE = /^\s*◆\s+([A-Za-z0-9][A-Za-z0-9_.+-]{0,99})\s+:\s?(.*)$/;
 
@@ -17,7 +22,7 @@ export function amScriptUrl(listUrl: string, name: string): string | undefined {
 /** The AM list reader. */
 export const amReader: CatalogueReader = {
   format: 'am',
-  label: 'AM',
+  label: CATALOGUE_LABELS.am,
   parse(text, url) {
     const entries: CatalogueEntry[] = [];
     let skipped = 0;
@@ -27,7 +32,8 @@ export const amReader: CatalogueReader = {
       lines++;
       const m = LINE.exec(line);
       const name = m?.[1];
-      if (!name) {
+      // Past the bound a line counts as left out, like a malformed one: the list is not trusted to be small.
+      if (!name || entries.length >= MAX_CATALOGUE_ENTRIES) {
         skipped++;
         continue;
       }

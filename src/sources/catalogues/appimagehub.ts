@@ -6,7 +6,12 @@ import * as z from 'zod';
 import { KeeperError } from '../../core/errors.js';
 import { parseJsonWithin } from '../../core/bounded-json.js';
 import { hubRepoOfUrl, isWebUrl, oneLine, ownerRepo } from './text-fields.js';
-import type { CatalogueEntry, CatalogueReader } from './types.js';
+import {
+  CATALOGUE_LABELS,
+  MAX_CATALOGUE_ENTRIES,
+  type CatalogueEntry,
+  type CatalogueReader,
+} from './types.js';
 
 const Item = z.looseObject({
   name: z.string().min(1).max(200),
@@ -15,7 +20,7 @@ const Item = z.looseObject({
   links: z.array(z.looseObject({ type: z.string(), url: z.string() })).nullish(),
   authors: z.array(z.looseObject({ name: z.string().nullish(), url: z.string().nullish() })).nullish(),
 });
-const Feed = z.looseObject({ items: z.array(z.unknown()).max(100_000) });
+const Feed = z.looseObject({ items: z.array(z.unknown()).max(MAX_CATALOGUE_ENTRIES) });
 
 // Descriptions are HTML: the first paragraph with tags dropped and its soft line breaks joined.
 function firstParagraph(html: string): string {
@@ -57,7 +62,7 @@ function entryOf(item: z.infer<typeof Item>): CatalogueEntry {
 /** The AppImageHub feed reader. */
 export const appImageHubReader: CatalogueReader = {
   format: 'appimagehub',
-  label: 'AppImageHub',
+  label: CATALOGUE_LABELS.appimagehub,
   parse(text, url) {
     const parsed = parseJsonWithin(text, { maxDepth: 16, maxValues: 2_000_000 });
     const feed = parsed.ok ? Feed.safeParse(parsed.value) : undefined;

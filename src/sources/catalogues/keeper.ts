@@ -6,7 +6,12 @@ import * as z from 'zod';
 import { KeeperError } from '../../core/errors.js';
 import { parseJsonWithin } from '../../core/bounded-json.js';
 import { isWebUrl, oneLine, ownerRepo } from './text-fields.js';
-import type { CatalogueEntry, CatalogueReader } from './types.js';
+import {
+  CATALOGUE_LABELS,
+  MAX_CATALOGUE_ENTRIES,
+  type CatalogueEntry,
+  type CatalogueReader,
+} from './types.js';
 
 const App = z.looseObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$/),
@@ -18,7 +23,7 @@ const App = z.looseObject({
   repackaged: z.boolean().optional(),
   recipe: z.record(z.string(), z.unknown()).optional(),
 });
-const Index = z.looseObject({ apps: z.array(z.unknown()).max(100_000) });
+const Index = z.looseObject({ apps: z.array(z.unknown()).max(MAX_CATALOGUE_ENTRIES) });
 
 function entryOf(app: z.infer<typeof App>): CatalogueEntry {
   const repo = app.repository;
@@ -39,7 +44,7 @@ function entryOf(app: z.infer<typeof App>): CatalogueEntry {
 /** The keeper index reader. */
 export const keeperReader: CatalogueReader = {
   format: 'keeper',
-  label: 'keeper',
+  label: CATALOGUE_LABELS.keeper,
   parse(text, url) {
     const parsed = parseJsonWithin(text, { maxDepth: 16, maxValues: 2_000_000 });
     const index = parsed.ok ? Index.safeParse(parsed.value) : undefined;

@@ -4,29 +4,31 @@
  */
 import type { CatalogueEntry } from './types.js';
 
-/** Lower is better; undefined = no match. */
-function termRank(
-  name: string,
-  words: readonly string[],
-  description: string,
-  term: string,
-): number | undefined {
+// Lower is better; undefined = no match. A name's words are split only when the term is in it
+// (a search ranks thousands of entries, and a new process runs this code before it is optimised).
+function termRank(name: string, entry: CatalogueEntry, term: string, lower: Lowered): number | undefined {
   if (name === term) return 0;
   if (name.startsWith(term)) return 1;
-  if (words.includes(term)) return 2;
-  if (name.includes(term)) return 3;
-  if (description.includes(term)) return 4;
-  return undefined;
+  if (name.includes(term)) {
+    lower.words ??= name.split(/[^a-z0-9]+/);
+    return lower.words.includes(term) ? 2 : 3;
+  }
+  lower.description ??= entry.description.toLowerCase();
+  return lower.description.includes(term) ? 4 : undefined;
+}
+
+interface Lowered {
+  words?: string[];
+  description?: string;
 }
 
 /** The rank of `entry` for `terms` (lower case), or undefined when a term is missing. */
 export function entryRank(entry: CatalogueEntry, terms: readonly string[]): number | undefined {
   const name = entry.name.toLowerCase();
-  const words = name.split(/[^a-z0-9]+/).filter(Boolean);
-  const description = entry.description.toLowerCase();
+  const lower: Lowered = {};
   let worst = 0;
   for (const t of terms) {
-    const r = termRank(name, words, description, t);
+    const r = termRank(name, entry, t, lower);
     if (r === undefined) return undefined;
     worst = Math.max(worst, r);
   }

@@ -1,22 +1,8 @@
 /**
- * The catalogue formats and the configured list: one reader per format, looked up by name, and
- * the default catalogues when config.yml names none.
+ * The configured catalogues: the list in config.yml, each URL's format, and the defaults when
+ * config.yml names none. The readers are in readers.ts, loaded only to parse a fetched body.
  */
-import { amReader } from './am.js';
-import { appImageHubReader } from './appimagehub.js';
-import { keeperReader } from './keeper.js';
-import type { CatalogueFormat, CatalogueReader, CatalogueRef } from './types.js';
-
-const READERS: Record<CatalogueFormat, CatalogueReader> = {
-  appimagehub: appImageHubReader,
-  am: amReader,
-  keeper: keeperReader,
-};
-
-/** The reader of `format`. */
-export function readerFor(format: CatalogueFormat): CatalogueReader {
-  return READERS[format];
-}
+import type { CatalogueFormat, CatalogueRef } from './types.js';
 
 /** AM's folder name for a Node architecture. */
 function amArch(arch: string): string {

@@ -46,7 +46,16 @@ export interface CatalogueReader {
   parse(text: string, url: string): ParsedCatalogue;
 }
 
+/** Each format's short label for output; a plain table, so the cache-hit path loads no reader. */
+export const CATALOGUE_LABELS: Record<CatalogueFormat, string> = {
+  appimagehub: 'AppImageHub',
+  am: 'AM',
+  keeper: 'keeper',
+};
+
 /** Longest catalogue accepted, fetched or cached. */
 export const MAX_CATALOGUE_BYTES = 32 * 1024 * 1024;
+/** Most entries kept from one catalogue, fetched or cached. */
+export const MAX_CATALOGUE_ENTRIES = 100_000;
 /** Longest field kept from an entry: catalogues are not allowed to flood a terminal. */
 export const MAX_FIELD = 400;

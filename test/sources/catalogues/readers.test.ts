@@ -10,6 +10,7 @@ import { configuredCatalogues, formatOfUrl } from '../../../src/sources/catalogu
 import { entryRank, searchTerms } from '../../../src/sources/catalogues/rank.js';
 import { isRepackaged } from '../../../src/sources/catalogues/repackagers.js';
 import { toKeeperError } from '../../../src/core/errors.js';
+import { MAX_CATALOGUE_ENTRIES } from '../../../src/sources/catalogues/types.js';
 import { corpusFile, skipWithoutCorpus } from '../../helpers/corpus.js';
 
 const SAMPLE = corpusFile('appimagehub-sample.json');
@@ -109,6 +110,14 @@ void describe('AM list and scripts', () => {
     );
     assert.equal(amScriptUrl('http://h/p/aarch64-apps', 'x'), 'http://h/p/aarch64/x');
     assert.equal(toKeeperError(captured(() => amReader.parse('<html>', url))).code, 'CATALOGUE_INVALID');
+  });
+
+  void test('past MAX_CATALOGUE_ENTRIES lines, the rest count as left out (as the JSON formats cap items)', () => {
+    const lines = Array.from({ length: MAX_CATALOGUE_ENTRIES + 2 }, (_, i) => `◆ app${i} : App ${i}.`);
+    const r = amReader.parse(`${lines.join('\n')}\n`, 'https://h/programs/x86_64-apps');
+    assert.equal(r.entries.length, MAX_CATALOGUE_ENTRIES);
+    assert.equal(r.skipped, 2);
+    assert.equal(r.entries.at(-1)?.name, `app${MAX_CATALOGUE_ENTRIES - 1}`);
   });
 
   void test('SITE and the releases API call must agree; the script is only read', () => {
