@@ -52,8 +52,10 @@ async function loadedChunks(args: string[]): Promise<{ status: number | null; fi
 }
 
 async function bundles(files: string[], library: string): Promise<boolean> {
-  for (const file of files)
-    if ((await readFile(file, 'utf8')).includes(`// node_modules/${library}/`)) return true;
+  // esbuild heads each bundled file with its path: `// node_modules/zod/...` (or, where node_modules
+  // is a link, `// ../../main/node_modules/zod/...`).
+  const marker = new RegExp(`^// (?:\\S*/)?node_modules/${library}/`, 'm');
+  for (const file of files) if (marker.test(await readFile(file, 'utf8'))) return true;
   return false;
 }
 
