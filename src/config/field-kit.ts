@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import { parseDuration } from './duration.js';
 import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
-import { namingFormatProblems } from './naming-format.js';
+import { namingFormatIssues } from './naming-format.js';
+import { PROVENANCE_SIGNER, PROXY_PREFIX_WANTED, readProxyPrefix } from './field-rules.js';
 import { urlFieldProblem } from './url-field.js';
 import { isHttpUrl } from './fields.js';
 import { normaliseFingerprint } from './recipe-fields.js';
@@ -42,18 +43,7 @@ const namingFormat = z
   .string()
   .min(1, 'must not be empty')
   .superRefine((value, ctx) => {
-    const unknown = [...value.matchAll(/\{([^}]*)\}/g)]
-      .map((m) => m[1])
-      .filter((p) => p !== 'name' && p !== 'version');
-    if (unknown.length)
-      ctx.addIssue({
-        code: 'custom',
-        message: `unknown placeholder {${unknown[0]}}; only {name} and {version} exist`,
-      });
-    if (/[/\0]/.test(value))
-      ctx.addIssue({ code: 'custom', message: 'must not contain "/": it names a file inside storage_dir' });
-    if (value === '.' || value === '..') ctx.addIssue({ code: 'custom', message: 'must name a file' });
-    for (const message of namingFormatProblems(value)) ctx.addIssue({ code: 'custom', message });
+    for (const message of namingFormatIssues(value)) ctx.addIssue({ code: 'custom', message });
   });
 
 // `3d` in the file, seconds in the settings; 0 (a recipe turning off a config.yml cooldown) is none.
@@ -64,33 +54,21 @@ const releaseAge = z.union([z.string(), z.number()]).transform((value, ctx) => {
   return z.NEVER;
 });
 
-const PROXY_PREFIX_WANTED = 'must be "all", an http(s) URL, or a list of http(s) URLs';
-
-// Checked entry by entry (not as a union of URL schemas) so a URL's own problem, such as credentials,
-// is what the user reads, at the entry's position.
+// Checked entry by entry (proxy-prefix.ts), not as a union of URL schemas, so a URL's own problem,
+// such as credentials, is what the user reads, at the entry's position.
 const proxyPrefix = z
   .union([z.string(), z.array(z.string())], { error: PROXY_PREFIX_WANTED })
   .transform((value, ctx): 'all' | string[] => {
-    if (typeof value === 'string' && value.trim() === 'all') return 'all';
-    const list = typeof value === 'string' ? [value] : value;
-    if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one URL' });
-    list.forEach((entry, i) => {
-      const problem = urlFieldProblem(entry);
-      if (!problem) return;
-      let message = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
-      if (problem.code === 'URL_INVALID' && typeof value === 'string') message = PROXY_PREFIX_WANTED;
-      ctx.addIssue({ code: 'custom', message, path: typeof value === 'string' ? [] : [i] });
-    });
-    return list.map((entry) => entry.trim());
+    const r = readProxyPrefix(value);
+    if ('value' in r) return r.value;
+    for (const issue of r.issues) ctx.addIssue({ code: 'custom', ...issue });
+    return z.NEVER;
   });
 
 // A workflow file of a repository, as certificates name it after the host: owner/repo/.github/workflows/x.yml.
-const provenanceSigner = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.\-/]+\.ya?ml$/, {
-    message: 'must look like owner/repo/.github/workflows/file.yml',
-  });
+const provenanceSigner = z.string().trim().regex(PROVENANCE_SIGNER, {
+  message: 'must look like owner/repo/.github/workflows/file.yml',
+});
 
 // zod keeps running refinements after the URL check fails, so a non-URL must pass here silently
 // (it is already reported) instead of making `new URL` throw.

@@ -3,7 +3,16 @@ import { ConfigError, ExitCode, UsageError, type ConfigIssue } from '../core/err
 import { aliasMap, CONFIG_KEYS, GLOBAL_FIELDS } from './fields.js';
 import type { Paths } from './paths.js';
 import { aliasSpellings, normalizeAliases, zodIssues } from './validate-yaml.js';
-import { readYamlFile, type YamlFile } from './yaml-file.js';
+import { readSmallFileSync } from '../core/small-file.js';
+import { plainConfigValues } from './plain-config.js';
+import { readPlainYaml } from './plain-yaml.js';
+import {
+  documentlessYamlFile,
+  MAX_YAML_BYTES,
+  NeedsDocument,
+  readYamlFile,
+  type YamlFile,
+} from './yaml-file.js';
 
 /** Raw values of config.yml with canonical keys, before defaults and path expansion. */
 export interface LoadedConfig {
@@ -50,8 +59,39 @@ export function expectMapping(y: YamlFile, exitCode: ExitCode = ExitCode.appFail
   return { ...(y.data as Record<string, unknown>) };
 }
 
+/**
+ * A config file's values by the plain path (plain-yaml.ts, and `check`: plain-config.ts): `missing`
+ * when there is no file; undefined when the file needs the full path (the yaml library and the
+ * schema), which then reads it from the start, so every message about it comes from one path.
+ */
+function plainValues(
+  file: string,
+  aliases: ReadonlyMap<string, string>,
+  check: (data: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Record<string, unknown> | 'missing' | undefined {
+  let read: ReturnType<typeof readSmallFileSync>;
+  try {
+    read = readSmallFileSync(file, MAX_YAML_BYTES);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
+  }
+  if (read.kind !== 'text') return undefined;
+  const data = readPlainYaml(read.text);
+  if (!data) return undefined;
+  try {
+    if (normalizeAliases(documentlessYamlFile(file, read.text, data), data, aliases).length) return undefined;
+  } catch (err) {
+    if (err instanceof NeedsDocument) return undefined;
+    throw err;
+  }
+  return check(data);
+}
+
 /** Reads config.yml; a missing file means every default. Invalid content throws a ConfigError. */
 export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
+  const plain = plainValues(paths.configFile, GLOBAL_ALIASES, plainConfigValues);
+  if (plain === 'missing') return { file: paths.configFile, exists: false, values: {} };
+  if (plain) return { file: paths.configFile, exists: true, values: plain };
   const y = await readOptionalYaml(paths.configFile);
   if (!y) return { file: paths.configFile, exists: false, values: {} };
   const data = expectMapping(y, ExitCode.usage);
@@ -68,17 +108,11 @@ export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
 
 /** Reads secrets.yml (field hub_token, alias github_token) and warns when others can read it. */
 export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
-  const y = await readOptionalYaml(paths.secretsFile);
-  if (!y) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
-  const data = expectMapping(y, ExitCode.usage);
-  const aliases = new Map([['github_token', 'hub_token']]);
-  const spelledAs = aliasSpellings(data, aliases);
-  const issues = normalizeAliases(y, data, aliases);
-  const { secretsSchema } = await import('./schema.js');
-  const parsed = secretsSchema.safeParse(data);
-  if (!parsed.success)
-    issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ['hub_token', 'github_token'] }));
-  if (issues.length || !parsed.success) throw new ConfigError(issues, { exitCode: ExitCode.usage });
+  const plain = plainValues(paths.secretsFile, SECRET_ALIASES, plainSecretsValues);
+  if (plain === 'missing')
+    return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
+  const hubToken = plain ? (plain.hub_token as string | undefined) : await checkedSecrets(paths.secretsFile);
+  if (hubToken === null) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
   const warnings: string[] = [];
   const st = await stat(paths.secretsFile);
   if ((st.mode & 0o077) !== 0) {
@@ -86,5 +120,32 @@ export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
       `${paths.secretsFile} is readable by group or others (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${paths.secretsFile}`,
     );
   }
-  return { file: paths.secretsFile, exists: true, hubToken: parsed.data.hub_token, warnings };
+  return { file: paths.secretsFile, exists: true, hubToken, warnings };
+}
+
+const SECRET_ALIASES: ReadonlyMap<string, string> = new Map([['github_token', 'hub_token']]);
+
+// secrets.yml's values as secretsSchema yields them, when it certainly accepts them: nothing, or a
+// token that is not empty.
+function plainSecretsValues(data: Record<string, unknown>): Record<string, unknown> | undefined {
+  const keys = Object.keys(data);
+  if (keys.length === 0) return {};
+  if (keys.length !== 1 || keys[0] !== 'hub_token') return undefined;
+  const token = data.hub_token;
+  return typeof token === 'string' && token.trim() !== '' ? { hub_token: token.trim() } : undefined;
+}
+
+// secrets.yml through the yaml library and the schema: its token; null when there is no file.
+async function checkedSecrets(file: string): Promise<string | undefined | null> {
+  const y = await readOptionalYaml(file);
+  if (!y) return null;
+  const data = expectMapping(y, ExitCode.usage);
+  const spelledAs = aliasSpellings(data, SECRET_ALIASES);
+  const issues = normalizeAliases(y, data, SECRET_ALIASES);
+  const { secretsSchema } = await import('./schema.js');
+  const parsed = secretsSchema.safeParse(data);
+  if (!parsed.success)
+    issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ['hub_token', 'github_token'] }));
+  if (issues.length || !parsed.success) throw new ConfigError(issues, { exitCode: ExitCode.usage });
+  return parsed.data.hub_token;
 }

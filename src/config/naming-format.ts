@@ -35,3 +35,16 @@ export function namingFormatProblems(format: string): string[] {
   }
   return problems;
 }
+
+/** Every problem of a `naming_format` value (placeholders, path characters, the names it renders). */
+export function namingFormatIssues(format: string): string[] {
+  const issues: string[] = [];
+  const unknown = [...format.matchAll(/\{([^}]*)\}/g)]
+    .map((m) => m[1])
+    .filter((p) => p !== 'name' && p !== 'version');
+  if (unknown.length) issues.push(`unknown placeholder {${unknown[0]}}; only {name} and {version} exist`);
+  if (/[/\0]/.test(format)) issues.push('must not contain "/": it names a file inside storage_dir');
+  if (format === '.' || format === '..') issues.push('must name a file');
+  issues.push(...namingFormatProblems(format));
+  return issues;
+}

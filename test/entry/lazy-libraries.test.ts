@@ -1,6 +1,6 @@
 /**
  * Commands load only what they use (docs/decisions.md, "Start-up"): `list` and `validate` over
- * plain recipes, with no state yet, load neither zod nor the YAML library; a recipe the plain path
+ * plain recipes and the starter config.yml, with no state yet, load neither zod nor the YAML library; a recipe the plain path
  * cannot take loads them, and still validates. The loaded modules are recorded by a loader hook in
  * the CLI's own process, and each loaded chunk is searched for the libraries' bundled sources.
  */
@@ -12,10 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { CLI_PATH } from '../helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
+import { starterConfig } from '../../src/config/templates.js';
 
 let h: TmpHome;
 before(async () => {
   h = await makeTmpHome();
+  // The config.yml `init --global` writes: every field, most of them empty.
+  await h.writeConfig(starterConfig());
   for (const name of ['alpha', 'beta', 'gamma'])
     await h.writeRecipe(
       name,
@@ -59,7 +62,7 @@ async function bundles(files: string[], library: string): Promise<boolean> {
   return false;
 }
 
-void test('list and validate over plain recipes load neither zod nor the YAML library', async () => {
+void test('list and validate over plain recipes and the starter config.yml load neither zod nor the YAML library', async () => {
   for (const command of ['list', 'validate']) {
     const { status, files } = await loadedChunks([command]);
     assert.equal(status, 0, command);
