@@ -17,7 +17,9 @@ import { urlFieldProblem } from './url-field.js';
 /** What a check answers when it is not sure the schema would yield a value. */
 export const DOUBT = Symbol('doubt');
 
-type Check = (value: unknown) => unknown;
+/** A field's plain check: the value the schema yields for `value`, or DOUBT. */
+export type PlainCheck = (value: unknown) => unknown;
+type Check = PlainCheck;
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

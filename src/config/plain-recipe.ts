@@ -1,12 +1,14 @@
 /**
- * Hand-written checks of the commonest recipe shape, for start-up time: a `name` and a forge
- * `strategy` with the usual fields, nothing else. For such a recipe it answers exactly the values
+ * Hand-written checks of the commonest recipe shape, for start-up time: a `name`, a forge `strategy`
+ * with the usual fields, and any of the recipe's own simple fields or the global fields it may
+ * override (their checks: plain-config.ts). For such a recipe it answers exactly the values
  * the zod recipe schema (schema.ts) yields, in the same key order; on anything else or any doubt
  * it answers undefined and the caller runs the schema, so every message about a recipe still comes
  * from zod. Cold zod parsing (its checks compiled per schema on first use) costs most of what
  * validating a few hundred recipes does. test/config/plain-recipe.test.ts compares the two.
  */
-import { STRATEGY_KEYS } from './recipe-fields.js';
+import { DOUBT, PLAIN_CHECKS, type PlainCheck } from './plain-config.js';
+import { normaliseFingerprint, RECIPE_KEYS, STRATEGY_KEYS } from './recipe-fields.js';
 import { checkUrlField } from './url-field.js';
 
 // Output order of the forge strategy, as zod yields it: the schema's key order (a test keeps them equal).
@@ -49,14 +51,74 @@ function forgeStrategy(value: unknown): Record<string, unknown> | undefined {
   return out;
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RECIPE_KEY_SET = new Set(RECIPE_KEYS);
+
+// The recipe's own fields besides name and strategy, as recipe-fields.ts declares them.
+const RECIPE_CHECKS: Readonly<Record<string, PlainCheck>> = {
+  ignore: (v) => (typeof v === 'boolean' ? v : DOUBT),
+  inner_asset_match: (v) => (typeof v === 'string' && v.length > 0 ? v : DOUBT),
+  zsync: (v) => {
+    if (typeof v === 'boolean' || v === 'auto') return v;
+    return typeof v === 'string' && urlOk(v) ? v.trim() : DOUBT;
+  },
+  signing_key: (v) => {
+    if (typeof v !== 'string') return DOUBT;
+    const fingerprint = normaliseFingerprint(v);
+    return /^[0-9A-F]{40}$/.test(fingerprint) ? fingerprint : DOUBT;
+  },
+  desktop_exec_args: (v) => (Array.isArray(v) && v.every((a) => typeof a === 'string') ? [...v] : DOUBT),
+  desktop_env: (v) => {
+    if (!isPlainObject(v)) return DOUBT;
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(v)) {
+      if (!ENV_NAME.test(key)) return DOUBT;
+      if (typeof value === 'string' || typeof value === 'boolean') out[key] = String(value);
+      else if (typeof value === 'number' && Number.isFinite(value)) out[key] = String(value);
+      else return DOUBT;
+    }
+    return out;
+  },
+};
+
+function urlOk(value: string): boolean {
+  return checkUrlField(value) instanceof URL;
+}
+
 /**
- * The values the recipe schema yields for `data` (aliases already normalised) when it is a
- * `name` plus a forge `strategy` the schema certainly accepts; undefined otherwise.
+ * The values the recipe schema yields for `data` (aliases already normalised, config.yml-only
+ * fields already taken out) when it certainly accepts them: a `name`, a forge `strategy`, and
+ * fields with a check here or in plain-config.ts; undefined otherwise. Keys come out in the
+ * schema's order, as zod yields them; an empty field (`key:`) is "not set".
  */
 export function plainRecipeValues(data: Record<string, unknown>): Record<string, unknown> | undefined {
-  const keys = Object.keys(data);
-  if (keys.length !== 2 || !Object.hasOwn(data, 'name') || !Object.hasOwn(data, 'strategy')) return undefined;
   if (typeof data.name !== 'string') return undefined;
   const strategy = forgeStrategy(data.strategy);
-  return strategy && { name: data.name, strategy };
+  if (!strategy) return undefined;
+  const checks: Record<string, PlainCheck | undefined> = {};
+  for (const key of Object.keys(data)) {
+    if (key === 'name' || key === 'strategy') continue;
+    // A field only config.yml reads is not a recipe key: the schema refuses it.
+    if (!RECIPE_KEY_SET.has(key)) return undefined;
+    const check = Object.hasOwn(RECIPE_CHECKS, key)
+      ? RECIPE_CHECKS[key]
+      : Object.hasOwn(PLAIN_CHECKS, key)
+        ? PLAIN_CHECKS[key]
+        : undefined;
+    if (!check) return undefined;
+    checks[key] = check;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of RECIPE_KEYS) {
+    if (!Object.hasOwn(data, key)) continue;
+    if (key === 'name') out.name = data.name;
+    else if (key === 'strategy') out.strategy = strategy;
+    else if (data[key] === null) out[key] = undefined;
+    else {
+      const value = checks[key]?.(data[key]) ?? DOUBT;
+      if (value === DOUBT) return undefined;
+      out[key] = value;
+    }
+  }
+  return out;
 }

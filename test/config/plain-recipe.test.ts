@@ -26,6 +26,17 @@ const ACCEPTED: Record<string, unknown>[] = [
   },
   forge({}, {}),
   { name: '', strategy: { strategy: 'forge', repository: 'http://host:8080/o/r/' } },
+  // The recipe's own fields and the global ones it overrides.
+  forge({}, { ignore: true }),
+  forge({}, { zsync: 'auto' }),
+  forge({}, { zsync: ' https://h.example/a.AppImage.zsync ', ignore: false }),
+  forge(
+    {},
+    { inner_asset_match: '*.AppImage', signing_key: '0x1234 5678 9abc def0 1234 5678 9ABC DEF0 1234 5678' },
+  ),
+  forge({}, { desktop_exec_args: ['--no-sandbox'], desktop_env: { A_B: 'x', N: 3, T: true } }),
+  forge({}, { storage_dir: ' ~/Apps ', naming_format: '{name}-{version}.AppImage', delta: 'zsync' }),
+  { manage_desktop_files: false, ...forge({ asset_match: 'a-*' }), min_release_age: '3d', hub_token: null },
 ];
 
 // Shapes it must decline: zod refuses them, or they are outside what it checks.
@@ -43,8 +54,14 @@ const DECLINED: Record<string, unknown>[] = [
   forge({ tag: '   ' }),
   forge({ tag: null }),
   forge({ unknown_key: 1 }),
-  forge({}, { ignore: true }),
-  forge({}, { zsync: 'auto' }),
+  forge({}, { storage_dir: '/x', ignore: 'yes' }),
+  forge({}, { zsync: 'https://u:p@h/x.zsync' }),
+  forge({}, { signing_key: 'ABCD' }),
+  forge({}, { desktop_env: { 'BAD-NAME': 'x' } }),
+  forge({}, { desktop_env: { OK: null } }),
+  forge({}, { desktop_exec_args: ['--x', 1] }),
+  forge({}, { https_proxy: 'http://proxy:3128' }),
+  forge({}, { naming_format: '{nam}.AppImage' }),
   { name: 7, strategy: { strategy: 'forge', repository: 'https://github.com/o/r' } },
   { name: 'x' },
   { name: 'x', strategy: { strategy: 'direct', url: 'https://e.org/a.AppImage', check_method: 'etag' } },
@@ -99,6 +116,40 @@ void describe('plain recipe checks beside the zod schema', () => {
       'tag',
       'url',
     ];
+    const topLevel = [
+      'ignore',
+      'zsync',
+      'signing_key',
+      'inner_asset_match',
+      'desktop_exec_args',
+      'desktop_env',
+      'storage_dir',
+      'naming_format',
+      'delta',
+      'min_release_age',
+      'download_connections',
+      'catalogues',
+    ];
+    const more: unknown[] = [
+      'auto',
+      '3d',
+      4,
+      1.5,
+      ['a'],
+      { A: 'b' },
+      { A: [] },
+      'https://h.example/x',
+      '0123456789abcdef0123456789abcdef01234567',
+    ];
+    for (const key of topLevel)
+      for (const value of [...values, ...more]) {
+        const data = forge({}, { [key]: value });
+        const fast = plainRecipeValues(structuredClone(data));
+        const zod = recipeSchema.safeParse(structuredClone(data));
+        if (fast === undefined) continue;
+        assert.ok(zod.success, `fast path accepts what zod refuses: ${JSON.stringify(data)}`);
+        assert.equal(JSON.stringify(fast), JSON.stringify(zod.data), JSON.stringify(data));
+      }
     for (const key of keys)
       for (const value of values) {
         const data = forge({ [key]: value });
