@@ -9,7 +9,7 @@ import type * as Yaml from 'yaml';
 import * as z from 'zod';
 import { ConfigError, ExitCode, KeeperError, type ConfigIssue } from '../core/errors.js';
 import { readSmallFileSync } from '../core/small-file.js';
-import { readLockText } from './lock-text.js';
+import { LOCK_ENTRY_KEYS, readLockText } from './lock-text.js';
 import { parseYamlText, positionOf } from './yaml-file.js';
 
 /** The lock file's name in the config dir. */
@@ -73,18 +73,7 @@ export interface LockFile {
   apps: Record<string, LockEntry>;
 }
 
-const ENTRY_KEYS = [
-  'source',
-  'version',
-  'tag',
-  'identity',
-  'asset',
-  'url',
-  'size',
-  'sha256',
-  'signing_key',
-  'provenance_signer',
-] as const satisfies readonly (keyof LockEntry)[];
+const ENTRY_KEYS = LOCK_ENTRY_KEYS satisfies readonly (keyof LockEntry)[];
 
 const HEADER =
   '# appimage-keeper lock file: written by `appimage-keeper lock`, installed by `update --locked`.\n' +

@@ -6,15 +6,13 @@
  * start-up time: the library builds a full document (positions, comments, node objects) that only
  * error messages need, and costs most of what reading a recipe does.
  */
+import { doubt, readSubset } from './yaml-subset.js';
 
 /** Deeper nesting than this is left to the library. */
 const MAX_DEPTH = 8;
 /** Longer scalars are left to the library (it bounds its own work). */
 const MAX_SCALAR = 4096;
 
-// Characters outside printable ASCII, common printable Unicode and the newline: tabs, CR, BOM,
-// control characters, surrogates and the line and paragraph separators are the library's to judge.
-const DOUBTFUL_CHAR = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_KEYS = new Set([
   '__proto__',
@@ -37,13 +35,6 @@ const COMMON_START = /^(-[-A-Za-z]|\.{1,2}\/|~\/)/;
 type Container =
   | { kind: 'map'; indent: number; value: Record<string, unknown>; pendingKey?: string | undefined }
   | { kind: 'seq'; indent: number; value: unknown[] };
-
-/** Thrown inside the reader when the text leaves the subset; never escapes it. */
-class Doubt extends Error {}
-
-function doubt(): never {
-  throw new Doubt();
-}
 
 /** The value of a plain (unquoted) scalar, as YAML 1.2's core schema resolves it. */
 function plainValue(text: string): unknown {
@@ -99,13 +90,7 @@ function scalarValue(raw: string): unknown {
  * library would give it; undefined when it is anything else or the reader has any doubt.
  */
 export function readPlainYaml(text: string): Record<string, unknown> | undefined {
-  if (DOUBTFUL_CHAR.test(text)) return undefined;
-  try {
-    return read(text);
-  } catch (err) {
-    if (err instanceof Doubt) return undefined;
-    throw err;
-  }
+  return readSubset(text, read);
 }
 
 function read(text: string): Record<string, unknown> {
