@@ -69,7 +69,7 @@ export function fromSocketError(err: unknown, url: string, received?: number): T
   const raw = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   const text = err instanceof Error ? err.message : String(err);
   let code: string = TransportCode.closed;
-  if (typeof raw === 'string' && /^E[A-Z0-9]+$/.test(raw)) code = raw;
+  if (typeof raw === 'string' && /^E[A-Z0-9_]+$/.test(raw)) code = raw;
   else if (typeof raw === 'string' && raw.startsWith('HPE_')) code = TransportCode.protocol;
   else if (isCertificateCode(raw)) code = TransportCode.certificate;
   return new TransportError(code, url, `${text}${typeof raw === 'string' ? ` (${raw})` : ''}`, {
