@@ -27,6 +27,43 @@ async function ownsDesktopFile(path: string | undefined, app: string): Promise<b
   return text !== undefined && markOf(text) === app;
 }
 
+/** What of an app's files is on disk. */
+interface DiskFacts {
+  fileSize: number | undefined;
+  desktopPresent: boolean;
+  desktopOurs: boolean;
+  symlinkPresent: boolean;
+  symlinkDangling: boolean;
+}
+
+const NOTHING_ON_DISK: DiskFacts = {
+  fileSize: undefined,
+  desktopPresent: false,
+  desktopOurs: false,
+  symlinkPresent: false,
+  symlinkDangling: false,
+};
+
+/** Looks at the files state names for an app; an app with none (not installed) costs nothing. */
+async function onDisk(
+  file: string | undefined,
+  desktop: string | undefined,
+  link: string | undefined,
+  app: string,
+): Promise<DiskFacts> {
+  if (!file && !desktop && !link) return NOTHING_ON_DISK;
+  const fileStat = file ? await stat(file).catch(() => undefined) : undefined;
+  const symlinkPresent = await present(link);
+  return {
+    fileSize: fileStat?.size,
+    desktopPresent: await present(desktop),
+    desktopOurs: await ownsDesktopFile(desktop, app),
+    symlinkPresent,
+    // As doctor: a link that leads nowhere is not a working symlink.
+    symlinkDangling: (await present(link, false)) && !symlinkPresent,
+  };
+}
+
 /**
  * How each column gives way on a narrow terminal (same order as the header): the file path is cut
  * in the middle, name and version at the end, each widest first; when even that is too wide, the
@@ -73,7 +110,7 @@ async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<
     ws.apps.map(async (app) => {
       const s = state.app(app.name);
       const file = s?.installed?.file;
-      const fileStat = file ? await stat(file).catch(() => undefined) : undefined;
+      const disk = await onDisk(file, s?.integration?.desktopFile, s?.symlink, app.name);
       return {
         name: app.name,
         recipe: app.file,
@@ -85,16 +122,15 @@ async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<
         version: s?.installed?.version ?? null,
         previous_version: s?.previous?.version ?? null,
         path: file ?? null,
-        file_present: fileStat !== undefined,
-        size: fileStat?.size ?? null,
+        file_present: disk.fileSize !== undefined,
+        size: disk.fileSize ?? null,
         integration: app.ok ? app.settings.manage_desktop_files : null,
         desktop_entry: s?.integration?.desktopFile ?? null,
-        desktop_entry_present: await present(s?.integration?.desktopFile),
-        desktop_entry_ours: await ownsDesktopFile(s?.integration?.desktopFile, app.name),
+        desktop_entry_present: disk.desktopPresent,
+        desktop_entry_ours: disk.desktopOurs,
         symlink: s?.symlink ?? null,
-        // As doctor: a link that leads nowhere is not a working symlink.
-        symlink_present: await present(s?.symlink),
-        symlink_dangling: (await present(s?.symlink, false)) && !(await present(s?.symlink)),
+        symlink_present: disk.symlinkPresent,
+        symlink_dangling: disk.symlinkDangling,
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
         provenance: provenanceJson(s?.installed?.provenance),
