@@ -1,4 +1,4 @@
-/** Gitea/Forgejo: /swagger.v1.json (flavor detection) and /api/v1/repos/{owner}/{repo}/releases[/latest]. */
+/** Gitea/Forgejo: /swagger.v1.json (flavor detection), /api/v1/repos/{owner}/{repo} and its /releases[/latest]. */
 import { isoSeconds, type ApiRequest, type AssetSizer } from './api-request.js';
 import { jsonError, jsonResponse } from './json-response.js';
 import { latestStable, segments, type ReleaseStore, type StoredRelease } from './release-store.js';
@@ -89,8 +89,10 @@ export async function giteaResponse(
   }
   if (!req.pathname.startsWith('/api/v1/repos/')) return undefined;
   const parts = segments(req.pathname);
-  // ['api', 'v1', 'repos', owner, repo, 'releases', ...rest]
-  if (parts.length < 6 || parts[5] !== 'releases') return undefined;
+  // ['api', 'v1', 'repos', owner, repo, 'releases', ...rest]; ['api', 'v1', 'repos', owner, repo]
+  // is the repository itself.
+  const repository = parts.length === 5;
+  if (!repository && (parts.length < 6 || parts[5] !== 'releases')) return undefined;
   if (config.flavor === 'none') return undefined;
   const notFound = (): Outgoing =>
     jsonError(404, {
@@ -103,6 +105,21 @@ export async function giteaResponse(
   const repoName = parts[4] ?? '';
   const rest = parts.slice(6);
   const repo = store.get(`${owner}/${repoName}`.toLowerCase());
+  if (repository) {
+    if (!repo) return notFound();
+    return jsonResponse(
+      {
+        id: repo.id,
+        name: repoName,
+        full_name: `${owner}/${repoName}`,
+        html_url: `${config.webBase ?? req.origin}/${owner}/${repoName}`,
+        archived: repo.archived === true,
+        default_branch: 'main',
+      },
+      req.headers,
+      repo.changedAt,
+    );
+  }
   const render = (s: StoredRelease): Promise<unknown> =>
     renderRelease(s, owner, repoName, req.origin, config.webBase ?? req.origin, sizeOf);
 

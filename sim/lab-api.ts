@@ -52,8 +52,9 @@ const notFound = (): Outgoing => jsonError(404, { message: '404 Not Found' });
 export function labResponse(req: ApiRequest, store: ReleaseStore, config: LabConfig): Outgoing | undefined {
   if (!req.pathname.startsWith('/api/v4/projects/')) return undefined;
   const parts = segments(req.pathname);
-  // ['api', 'v4', 'projects', id, 'releases', ...rest]
-  if (parts.length < 5 || parts[4] !== 'releases') return undefined;
+  // ['api', 'v4', 'projects', id, 'releases', ...rest]; ['api', 'v4', 'projects', id] is the project.
+  const project = parts.length === 4;
+  if (!project && (parts.length < 5 || parts[4] !== 'releases')) return undefined;
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return jsonError(405, { message: '405 Method Not Allowed' });
   const idSegment = parts[3] ?? '';
@@ -69,6 +70,19 @@ export function labResponse(req: ApiRequest, store: ReleaseStore, config: LabCon
   if (!found) return projectNotFound();
   const [projectPath, repo] = found;
   const webBase = config.webBase ?? req.origin;
+  if (project) {
+    return jsonResponse(
+      {
+        id: repo.id,
+        path_with_namespace: projectPath,
+        web_url: `${webBase}/${projectPath}`,
+        archived: repo.archived === true,
+        default_branch: 'main',
+      },
+      req.headers,
+      repo.changedAt,
+    );
+  }
 
   if (rest[0] === 'permalink' && rest[1] === 'latest') {
     const latest = repo.releases[0];

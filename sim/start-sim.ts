@@ -164,6 +164,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         state.lab.store.setLatest(projectPath, release),
       setReleases: (projectPath: string, releases: SimRelease[]) =>
         state.lab.store.setReleases(projectPath, releases),
+      setArchived: (projectPath: string, archived: boolean) =>
+        state.lab.store.setArchived(projectPath, archived),
     },
     gitea: {
       setFlavor: (flavor: GiteaFlavor) => {
@@ -173,6 +175,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         giteaStore.setLatest(repoKey(owner, repo), release),
       setReleases: (owner: string, repo: string, releases: SimRelease[]) =>
         giteaStore.setReleases(repoKey(owner, repo), releases),
+      setArchived: (owner: string, repo: string, archived: boolean) =>
+        giteaStore.setArchived(repoKey(owner, repo), archived),
     },
     // On the second origin so a client that scopes its token to the hub API origin never sends it here.
     proxyPrefix: () => `${second.url}${PROXY_PATH}`,

@@ -160,6 +160,8 @@ export interface SimLab {
   setLatest(projectPath: string, release: SimRelease): void;
   /** Replace all releases of the project; the list is newest first. */
   setReleases(projectPath: string, releases: SimRelease[]): void;
+  /** Mark the project archived (`archived: true` at `GET /api/v4/projects/{id}`), or not. */
+  setArchived(projectPath: string, archived: boolean): void;
 }
 
 /** Gitea/Forgejo release metadata controls. */
@@ -170,6 +172,8 @@ export interface SimGitea {
   setLatest(owner: string, repo: string, release: SimRelease): void;
   /** Replace all releases of owner/repo; the list is newest first. */
   setReleases(owner: string, repo: string, releases: SimRelease[]): void;
+  /** Mark owner/repo archived (`archived: true` at `GET /api/v1/repos/{owner}/{repo}`), or not. */
+  setArchived(owner: string, repo: string, archived: boolean): void;
 }
 
 /** A running simulator. */

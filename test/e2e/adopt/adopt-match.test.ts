@@ -277,4 +277,72 @@ void describe('archived repositories', () => {
       [],
     );
   });
+  void test('an entry on a Gitea or a lab: archived is refused the same way, and adds once it is not', async () => {
+    const gitea = suite.sim.url.replace('127.0.0.1', 'localhost');
+    const served = serveCatalogues(
+      suite.sim,
+      {
+        keeper: [
+          { name: 'Icy', description: 'On a Gitea', repository: `${gitea}/team/icy` },
+          {
+            name: 'Glacier',
+            description: 'On a lab',
+            repository: `${suite.sim.secondUrl}/group/sub/glacier`,
+          },
+        ],
+      },
+      '/cat-forges',
+    );
+    const w = await makeSimWorld(suite.sim, {
+      configLines: [
+        'manage_desktop_files: false',
+        // The second origin is a lab, as a company names its own instance in config.yml.
+        `lab_release_web_url: ${suite.sim.secondUrl}`,
+        `lab_release_api_url: ${suite.sim.secondUrl}/api/v4`,
+        'catalogues:',
+        `  - { url: "${served.keeper}", format: keeper }`,
+      ],
+    });
+    try {
+      const icy = await fixtureAppImage('icy', '1.0');
+      const glacier = await fixtureAppImage('glacier', '2.0');
+      suite.sim.gitea.setFlavor('gitea');
+      suite.sim.gitea.setLatest('team', 'icy', {
+        tag: 'v1.0',
+        assets: [
+          {
+            name: 'Icy-1.0-x86_64.AppImage',
+            url: suite.sim.putAsset('/dl/icy/Icy-1.0-x86_64.AppImage', icy),
+          },
+        ],
+      });
+      suite.sim.lab.setLatest('group/sub/glacier', {
+        tag: 'v2.0',
+        assets: [
+          {
+            name: 'Glacier-2.0-x86_64.AppImage',
+            url: suite.sim.putAsset('/dl/glacier/Glacier-2.0-x86_64.AppImage', glacier),
+          },
+        ],
+      });
+      suite.sim.gitea.setArchived('team', 'icy', true);
+      suite.sim.lab.setArchived('group/sub/glacier', true);
+      for (const name of ['Icy', 'Glacier']) {
+        const r = await w.run<{ error: { code: string; message: string } }>(['--json', 'add', name]);
+        assert.equal(r.code, 1, r.stdout + r.stderr);
+        assert.equal(r.json?.error.code, 'CATALOGUE_ENTRY_ARCHIVED', `${name}: ${r.stdout}`);
+        assert.match(r.json?.error.message ?? '', new RegExp(`entry "${name}".*archived`));
+      }
+      assert.deepEqual(await readdir(w.home.appsDir).catch(() => []), []);
+      suite.sim.gitea.setArchived('team', 'icy', false);
+      suite.sim.lab.setArchived('group/sub/glacier', false);
+      for (const name of ['Icy', 'Glacier']) {
+        const r = await w.run(['add', name]);
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+      }
+      assert.deepEqual((await readdir(w.home.appsDir)).sort(), ['glacier', 'icy']);
+    } finally {
+      await w.home.cleanup();
+    }
+  });
 });
