@@ -1,16 +1,12 @@
 /**
  * Commands load only what they use (docs/decisions.md, "Start-up"): `list` and `validate` over
- * plain recipes and the starter config.yml, with no state yet, load neither zod nor the YAML library; a recipe the plain path
- * cannot take loads them, and still validates. The loaded modules are recorded by a loader hook in
- * the CLI's own process, and each loaded chunk is searched for the libraries' bundled sources.
+ * plain recipes and the starter config.yml, with no state yet, load neither zod nor the YAML
+ * library; a recipe the plain path cannot take loads them, and still validates. The loaded modules
+ * are recorded by a loader hook in the CLI's own process (test/helpers/loaded-modules.ts).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
-import { CLI_PATH } from '../helpers/run-cli.js';
+import { bundlesLibrary, runRecordingLoads } from '../helpers/loaded-modules.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { starterConfig } from '../../src/config/templates.js';
 
@@ -29,37 +25,10 @@ after(async () => {
   await h.cleanup();
 });
 
-// The files of the CLI's bundle the command loaded.
+// The files of the CLI's bundle a command loaded.
 async function loadedChunks(args: string[]): Promise<{ status: number | null; files: string[] }> {
-  const log = join(h.root, `loaded-${args.join('-')}.txt`);
-  const hook = `
-    import { appendFileSync } from 'node:fs';
-    export async function load(url, context, next) {
-      if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');
-      return next(url, context);
-    }`;
-  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
-  const r = spawnSync(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI_PATH, ...args],
-    { env: h.env, encoding: 'utf8' },
-  );
-  const text = await readFile(log, 'utf8').catch(() => '');
-  return {
-    status: r.status,
-    files: text
-      .split('\n')
-      .filter(Boolean)
-      .map((u) => new URL(u).pathname),
-  };
-}
-
-async function bundles(files: string[], library: string): Promise<boolean> {
-  // esbuild heads each bundled file with its path: `// node_modules/zod/...` (or, where node_modules
-  // is a link, `// ../../main/node_modules/zod/...`).
-  const marker = new RegExp(`^// (?:\\S*/)?node_modules/${library}/`, 'm');
-  for (const file of files) if (marker.test(await readFile(file, 'utf8'))) return true;
-  return false;
+  const r = await runRecordingLoads(args, h.env, h.root);
+  return { status: r.code, files: r.files };
 }
 
 void test('list and validate over plain recipes and the starter config.yml load neither zod nor the YAML library', async () => {
@@ -67,8 +36,8 @@ void test('list and validate over plain recipes and the starter config.yml load 
     const { status, files } = await loadedChunks([command]);
     assert.equal(status, 0, command);
     assert.ok(files.length > 3, `${command} loaded ${files.length} files`);
-    assert.equal(await bundles(files, 'zod'), false, `${command} loaded zod`);
-    assert.equal(await bundles(files, 'yaml'), false, `${command} loaded the YAML library`);
+    assert.equal(await bundlesLibrary(files, 'zod'), false, `${command} loaded zod`);
+    assert.equal(await bundlesLibrary(files, 'yaml'), false, `${command} loaded the YAML library`);
   }
 });
 
@@ -80,6 +49,5 @@ void test('a recipe outside the plain path loads the schema, and is still checke
   await h.writeRecipe('broken', 'name: broken\nstrategy:\n  strategy: forge\n  repository: not-a-url\n');
   const { status, files } = await loadedChunks(['validate']);
   assert.notEqual(status, 0);
-  assert.equal(await bundles(files, 'zod'), true);
-  assert.ok(pathToFileURL(CLI_PATH).href.length > 0);
+  assert.equal(await bundlesLibrary(files, 'zod'), true);
 });

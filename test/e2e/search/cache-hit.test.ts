@@ -2,13 +2,11 @@
 // the HTTP client (proxy and CA code) and not the catalogue readers' schemas, which load when a
 // copy is revalidated. And what a tampered cache holds reaches the terminal escaped.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { serveCatalogues, type ServedCatalogues } from '../../../sim/index.js';
-import { CLI_PATH } from '../../helpers/run-cli.js';
+import { bundledSources, runRecordingLoads, type RecordedRun } from '../../helpers/loaded-modules.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 
@@ -26,46 +24,9 @@ function serve(): ServedCatalogues {
   });
 }
 
-// The bundle's files the CLI loaded (a loader hook in its own process records them), with its
-// output. Spawned asynchronously: the sim it may ask runs in this process.
-async function loadedFiles(
-  w: SimWorld,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string; files: string[] }> {
-  const log = join(w.home.root, `loaded-${Date.now()}-${Math.random()}.txt`);
-  const hook = `
-    import { appendFileSync } from 'node:fs';
-    export async function load(url, context, next) {
-      if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');
-      return next(url, context);
-    }`;
-  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
-  const child = spawn(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI_PATH, ...args],
-    { env: w.env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-  const [code] = (await once(child, 'close')) as [number | null];
-  const text = await readFile(log, 'utf8').catch(() => '');
-  const files = text
-    .split('\n')
-    .filter(Boolean)
-    .map((u) => new URL(u).pathname);
-  return { code, stdout, stderr, files };
-}
-
-// The sources bundled into the loaded files (esbuild's `// src/...` markers).
-async function sourcesOf(files: string[]): Promise<Set<string>> {
-  const sources = new Set<string>();
-  for (const file of files)
-    for (const m of (await readFile(file, 'utf8')).matchAll(/^\/\/ (src\/\S+\.ts)$/gm))
-      sources.add(m[1] as string);
-  return sources;
-}
+// The files the CLI loaded, with its output.
+const loadedFiles = (w: SimWorld, args: string[]): Promise<RecordedRun> =>
+  runRecordingLoads(args, w.env, w.home.root);
 
 // What a terminal acts on or reorders: C0 but tab and newline, DEL, C1, a bidi override.
 // eslint-disable-next-line no-control-regex
@@ -93,7 +54,7 @@ void describe('search from the cache', () => {
     assert.equal(hit.code, 0, hit.stderr);
     assert.match(hit.stdout, /Obsidian/);
     assert.deepEqual(suite.sim.requests, [], 'a fresh cache is not revalidated');
-    const hitSources = await sourcesOf(hit.files);
+    const hitSources = await bundledSources(hit.files);
     assert.ok(hitSources.has('src/sources/catalogues/cache.ts'), [...hitSources].join(' '));
     for (const s of NETWORK_ONLY) assert.ok(!hitSources.has(s), `a cache hit loaded ${s}`);
 
@@ -104,7 +65,7 @@ void describe('search from the cache', () => {
       json.catalogues.map((c) => c.via),
       ['not-modified', 'not-modified', 'not-modified'],
     );
-    const refreshSources = await sourcesOf(refresh.files);
+    const refreshSources = await bundledSources(refresh.files);
     assert.ok(refreshSources.has('src/http/http.ts'));
   });
 
