@@ -12,6 +12,7 @@ import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-
 import { runCliInPty } from '../../helpers/pty.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { incoming } from './incoming.js';
 
 interface Match {
   catalogue: string;
@@ -64,14 +65,6 @@ function serve(): ServedCatalogues {
 }
 
 const world = (): Promise<SimWorld> => suite.world(serve());
-
-async function incoming(w: SimWorld, name: string, body: Buffer): Promise<string> {
-  const dir = join(w.home.root, 'downloads');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, name);
-  await writeFile(file, body, { mode: 0o755 });
-  return file;
-}
 
 function release(owner: string, repo: string, version: string, files: [string, Buffer][]): void {
   const s = suite.sim;

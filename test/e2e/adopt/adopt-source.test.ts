@@ -12,6 +12,7 @@ import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-
 import { runCliInPty } from '../../helpers/pty.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { incoming } from './incoming.js';
 
 interface Row {
   file: string;
@@ -33,14 +34,6 @@ interface AdoptJson {
 
 const suite = useSimSuite((sim) => makeSimWorld(sim), disposeFixtureAppImages);
 after(disposeFixtureAppImages);
-
-async function incoming(w: SimWorld, name: string, body: Buffer): Promise<string> {
-  const dir = join(w.home.root, 'downloads');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, name);
-  await writeFile(file, body, { mode: 0o755 });
-  return file;
-}
 
 function rowOf(r: { json?: AdoptJson | undefined }, i = 0): Row {
   const row = r.json?.files[i];

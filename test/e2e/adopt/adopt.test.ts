@@ -12,6 +12,7 @@ import { sha256 } from '../../helpers/sha256.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 import { disposeFixtures as disposeZsyncFixtures, zsyncmake } from '../zsync/harness.js';
+import { incoming } from './incoming.js';
 
 interface Row {
   file: string;
@@ -43,15 +44,6 @@ const suite = useSimSuite(
   (sim, lines: string[] = []) => makeSimWorld(sim, { configLines: lines }),
   disposeFixtureAppImages,
 );
-
-async function incoming(w: SimWorld, name: string, body: Buffer | string): Promise<string> {
-  const dir = join(w.home.root, 'downloads');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, name);
-  if (typeof body === 'string') await copyFile(body, file);
-  else await writeFile(file, body, { mode: 0o755 });
-  return file;
-}
 
 async function recipeOf(w: SimWorld, app: string): Promise<Record<string, unknown>> {
   return parse(await readFile(join(w.home.appsDir, app, `${app}.yml`), 'utf8')) as Record<string, unknown>;

@@ -4,7 +4,7 @@
 // select is refused by name instead of being "selected" by a pattern that never matches.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { createHttpSettings } from '../../../src/http/settings.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
 import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { incoming } from './incoming.js';
 
 const SECRET = 's3cretpass';
 // eslint-disable-next-line no-control-regex
@@ -27,14 +28,6 @@ after(disposeFixtureAppImages);
 
 async function recipes(w: SimWorld): Promise<string[]> {
   return readdir(w.home.appsDir).catch(() => []);
-}
-
-async function incoming(w: SimWorld, name: string, body: Buffer): Promise<string> {
-  const dir = join(w.home.root, 'downloads');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, name);
-  await writeFile(file, body, { mode: 0o755 });
-  return file;
 }
 
 void describe('recipes from hostile input', () => {
