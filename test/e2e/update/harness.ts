@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Sim } from '../../../sim/index.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { publishHubRelease, type HubReleaseOptions, type PublishedAsset } from '../../helpers/hub-release.js';
@@ -80,6 +84,61 @@ export async function makeWorld(sim: Sim, globalExtra = ''): Promise<World> {
 /** The suite of one describe block: a sim, worlds on it (`world(globalExtra)`), fixtures dropped after. */
 export function useUpdateSuite(): SimSuite<World, [globalExtra?: string]> {
   return useSimSuite(makeWorld, disposeFixtureAppImages);
+}
+
+/**
+ * A hosts file where `forge.test` is the loopback, for a proxy run in its own mount namespace: only
+ * that proxy can resolve the name, as in a company network. `skip` says why it cannot be done here.
+ */
+export interface ForgeTestHosts {
+  skip: string | false;
+  /** `cmd args` wrapped to run with that hosts file (the wrap of startTinyproxy/startMicrosocks). */
+  wrap: (cmd: string, args: string[]) => [string, string[]];
+  dispose: () => void;
+}
+
+/** Makes the hosts file and probes whether `unshare -m` may bind-mount it here. */
+export function forgeTestHosts(): ForgeTestHosts {
+  const dir = mkdtempSync(join(tmpdir(), 'keeper-hosts-'));
+  writeFileSync(join(dir, 'hosts'), `127.0.0.1 forge.test\n${readFileSync('/etc/hosts', 'utf8')}`);
+  const mount = `mount --bind ${dir}/hosts /etc/hosts`;
+  const probe = spawnSync('unshare', ['-m', 'sh', '-c', mount]);
+  return {
+    skip:
+      probe.status === 0
+        ? false
+        : 'unshare -m with a bind-mounted /etc/hosts is not permitted here (needs root)',
+    wrap: (cmd, args) => ['unshare', ['-m', 'sh', '-c', `${mount} && exec ${cmd} ${args.join(' ')}`]],
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Points `w`'s hub API and web base at `origin` (the sim under another name or behind TLS), writes
+ * a forge recipe for `e2e/<app>` there and publishes `app` 1.0.0 with its asset under `origin`.
+ */
+export async function publishAtOrigin(sim: Sim, w: World, origin: string, app: string): Promise<void> {
+  const hubApiPath = sim.hubApiUrl.slice(sim.url.length);
+  const config = readFileSync(join(w.home.configDir, 'config.yml'), 'utf8')
+    .replace(/^hub_release_api_url: .*$/m, `hub_release_api_url: ${origin}${hubApiPath}`)
+    .replace(/^hub_release_web_url: .*$/m, `hub_release_web_url: ${origin}`);
+  await w.home.writeConfig(config);
+  await w.recipe(
+    app,
+    [
+      `name: ${app}`,
+      'strategy:',
+      '  strategy: forge',
+      `  repository: ${origin}/e2e/${app}`,
+      `  asset_match: "${app}-*"`,
+      '',
+    ].join('\n'),
+  );
+  const published = await publish(sim, app, '1.0.0');
+  sim.hub.setLatest('e2e', app, {
+    tag: '1.0.0',
+    assets: [{ name: published.assetName, url: `${origin}${published.path}`, size: published.body.length }],
+  });
 }
 
 /** Polls `probe` every 20 ms until it returns a value, or throws after `timeoutMs`. */

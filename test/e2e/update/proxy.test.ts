@@ -2,16 +2,14 @@
 // through CONNECT to a name only the proxy can resolve, NO_PROXY, config.yml over the
 // environment, Basic proxy auth and its 407, and the hub token kept out of what a proxy reads.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { appOf } from '../../helpers/json-output.js';
 import { runCli } from '../../helpers/run-cli.js';
 import type { UpdateJson } from '../../helpers/update-json.js';
 import { startTinyproxy, type Tinyproxy } from '../../helpers/tinyproxy.js';
-import { publish, useUpdateSuite, type World } from './harness.js';
+import { forgeTestHosts, publish, publishAtOrigin, useUpdateSuite, type World } from './harness.js';
 import { startTlsFront } from '../../helpers/tls-front.js';
 
 const SECRET = 'hub-secret-token-123';
@@ -121,48 +119,19 @@ void describe('update through a proxy', () => {
   });
 
   void test('https through CONNECT to a name only the proxy resolves, tunnels kept alive', async (t) => {
-    const hosts = mkdtempSync(join(tmpdir(), 'keeper-hosts-'));
-    writeFileSync(join(hosts, 'hosts'), `127.0.0.1 forge.test\n${readFileSync('/etc/hosts', 'utf8')}`);
-    const probe = spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind ${hosts}/hosts /etc/hosts`]);
-    if (probe.status !== 0) {
-      rmSync(hosts, { recursive: true, force: true });
-      t.skip('unshare -m with a bind-mounted /etc/hosts is not permitted here');
+    const hosts = forgeTestHosts();
+    if (hosts.skip) {
+      hosts.dispose();
+      t.skip(hosts.skip);
       return;
     }
-    const forgeProxy = await startTinyproxy({
-      wrap: (cmd, args) => [
-        'unshare',
-        ['-m', 'sh', '-c', `mount --bind ${hosts}/hosts /etc/hosts && exec ${cmd} ${args.join(' ')}`],
-      ],
-    });
+    const forgeProxy = await startTinyproxy({ wrap: hosts.wrap });
     // TLS in front of the sim: forge.test speaks https, only through the proxy's CONNECT.
     const front = await startTlsFront(Number(new URL(suite.sim.url).port), 'forge.test');
     const origin = front.origin;
     try {
       const w = await suite.world('manage_desktop_files: false');
-      const hubApiPath = suite.sim.hubApiUrl.slice(suite.sim.url.length);
-      const config = readFileSync(join(w.home.configDir, 'config.yml'), 'utf8')
-        .replace(/^hub_release_api_url: .*$/m, `hub_release_api_url: ${origin}${hubApiPath}`)
-        .replace(/^hub_release_web_url: .*$/m, `hub_release_web_url: ${origin}`);
-      await w.home.writeConfig(config);
-      await w.recipe(
-        'tls-app',
-        [
-          'name: tls-app',
-          'strategy:',
-          '  strategy: forge',
-          `  repository: ${origin}/e2e/tls-app`,
-          '  asset_match: "tls-app-*"',
-          '',
-        ].join('\n'),
-      );
-      const published = await publish(suite.sim, 'tls-app', '1.0.0');
-      suite.sim.hub.setLatest('e2e', 'tls-app', {
-        tag: '1.0.0',
-        assets: [
-          { name: published.assetName, url: `${origin}${published.path}`, size: published.body.length },
-        ],
-      });
+      await publishAtOrigin(suite.sim, w, origin, 'tls-app');
       suite.sim.requests.length = 0;
       const env = {
         https_proxy: forgeProxy.url,
@@ -206,7 +175,7 @@ void describe('update through a proxy', () => {
         ],
       });
       // (Where no DNS server answers at all, that run is offline: exit 75, docs/network.md.)
-      const direct = await update(w, { NODE_EXTRA_CA_CERTS: join(hosts, 'cert.pem') });
+      const direct = await update(w, { NODE_EXTRA_CA_CERTS: front.certFile });
       if (direct.code === 75) assert.equal(appOf(direct, 'tls-app')?.status, 'offline');
       else {
         assert.equal(direct.code, 1);
@@ -215,7 +184,7 @@ void describe('update through a proxy', () => {
     } finally {
       await front.stop();
       await forgeProxy.stop();
-      rmSync(hosts, { recursive: true, force: true });
+      hosts.dispose();
     }
   });
 });

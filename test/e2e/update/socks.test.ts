@@ -3,31 +3,22 @@
 // mount namespace, so a direct connection cannot even find the host), with user/password
 // authentication, and a wrong password is one clear error, never a direct connection.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { appOf } from '../../helpers/json-output.js';
 import { startMicrosocks, type Microsocks } from '../../helpers/microsocks.js';
 import { runCli } from '../../helpers/run-cli.js';
 import type { UpdateJson } from '../../helpers/update-json.js';
-import { publish, useUpdateSuite, type World } from './harness.js';
+import { forgeTestHosts, publish, publishAtOrigin, useUpdateSuite, type World } from './harness.js';
 
 const USER = 'keeper';
 const PASSWORD = 's0cks-pa55';
 
-const hostsDir = mkdtempSync(join(tmpdir(), 'keeper-socks-hosts-'));
-writeFileSync(join(hostsDir, 'hosts'), `127.0.0.1 forge.test\n${readFileSync('/etc/hosts', 'utf8')}`);
-const probe = spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind ${hostsDir}/hosts /etc/hosts`]);
-const skip =
-  probe.status === 0 ? false : 'unshare -m with a bind-mounted /etc/hosts is not permitted here (needs root)';
-
-/** Runs microsocks where `forge.test` resolves to the loopback (and nowhere else). */
-const withForgeTest = (cmd: string, args: string[]): [string, string[]] => [
-  'unshare',
-  ['-m', 'sh', '-c', `mount --bind ${hostsDir}/hosts /etc/hosts && exec ${cmd} ${args.join(' ')}`],
-];
+/** microsocks runs where `forge.test` resolves to the loopback (and nowhere else). */
+const hosts = forgeTestHosts();
+const skip = hosts.skip;
+const withForgeTest = hosts.wrap;
 
 void describe('update through a SOCKS5 proxy', { skip }, () => {
   const suite = useUpdateSuite();
@@ -43,33 +34,13 @@ void describe('update through a SOCKS5 proxy', { skip }, () => {
   after(async () => {
     await open?.stop();
     await authed?.stop();
-    rmSync(hostsDir, { recursive: true, force: true });
+    hosts.dispose();
   });
 
   /** A world whose hub and recipe name the sim as forge.test, with `app` 1.0.0 published there. */
   async function forgeTestWorld(app: string): Promise<World> {
     const w = await suite.world('manage_desktop_files: false');
-    const hubApiPath = suite.sim.hubApiUrl.slice(suite.sim.url.length);
-    const config = readFileSync(join(w.home.configDir, 'config.yml'), 'utf8')
-      .replace(/^hub_release_api_url: .*$/m, `hub_release_api_url: ${origin}${hubApiPath}`)
-      .replace(/^hub_release_web_url: .*$/m, `hub_release_web_url: ${origin}`);
-    await w.home.writeConfig(config);
-    await w.recipe(
-      app,
-      [
-        `name: ${app}`,
-        'strategy:',
-        '  strategy: forge',
-        `  repository: ${origin}/e2e/${app}`,
-        `  asset_match: "${app}-*"`,
-        '',
-      ].join('\n'),
-    );
-    const published = await publish(suite.sim, app, '1.0.0');
-    suite.sim.hub.setLatest('e2e', app, {
-      tag: '1.0.0',
-      assets: [{ name: published.assetName, url: `${origin}${published.path}`, size: published.body.length }],
-    });
+    await publishAtOrigin(suite.sim, w, origin, app);
     return w;
   }
 
