@@ -3,10 +3,10 @@
 // Checked on lock files as `lock` writes them and on thousands of small mutations of them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseDocument } from 'yaml';
 import { renderLockFile, type LockEntry } from '../../src/config/lock-file.js';
 import { readLockText } from '../../src/config/lock-text.js';
 import { seededRandom } from '../helpers/seeded-random.js';
+import { assertReaderAgrees } from '../helpers/yaml-agreement.js';
 
 const entry = (version: string, extra: Partial<LockEntry> = {}): LockEntry => ({
   source: 'https://github.com/o/r',
@@ -75,23 +75,7 @@ const DECLINED = [
   'lock_version: 1\napps:\n  a:\n    asset: -a\n',
 ];
 
-function library(text: string): { ok: boolean; value: unknown } {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  return {
-    ok: doc.errors.length === 0,
-    value: doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 }),
-  };
-}
-
-function assertAgrees(text: string): boolean {
-  const fast = readLockText(text);
-  if (fast === undefined) return false;
-  const full = library(text);
-  assert.ok(full.ok, `the reader accepted what the library refuses: ${JSON.stringify(text)}`);
-  assert.deepEqual(fast, full.value, JSON.stringify(text));
-  assert.deepEqual(JSON.stringify(fast), JSON.stringify(full.value), `key order: ${JSON.stringify(text)}`);
-  return true;
-}
+const assertAgrees = (text: string): boolean => assertReaderAgrees(readLockText, text);
 
 // Pieces a mutation splices in: the characters and words that change how YAML reads a line.
 const PIECES = [

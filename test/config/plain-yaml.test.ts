@@ -3,9 +3,10 @@
 // Checked on recipes as people write them and on thousands of small mutations of them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseDocument } from 'yaml';
 import { readPlainYaml } from '../../src/config/plain-yaml.js';
 import { starterRecipe } from '../../src/config/templates.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { assertReaderAgrees } from '../helpers/yaml-agreement.js';
 
 const SEEDS: string[] = [
   'name: obsidian\nstrategy:\n  strategy: forge\n  repository: https://github.com/obsidianmd/obsidian-releases\n  asset_match: "Obsidian-*.AppImage"\n',
@@ -47,36 +48,7 @@ const DECLINED = [
   'a:\n  b: 1\n c: 2\n',
 ];
 
-function library(text: string): { ok: boolean; value: unknown } {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  return {
-    ok: doc.errors.length === 0,
-    value: doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 }),
-  };
-}
-
-function assertAgrees(text: string): boolean {
-  const plain = readPlainYaml(text);
-  if (plain === undefined) return false;
-  const full = library(text);
-  assert.ok(full.ok, `the reader accepted what the library refuses: ${JSON.stringify(text)}`);
-  assert.deepEqual(plain, full.value, JSON.stringify(text));
-  assert.deepEqual(
-    Object.keys(plain),
-    Object.keys(full.value as object),
-    `key order: ${JSON.stringify(text)}`,
-  );
-  return true;
-}
-
-// A small deterministic generator, so a failure names a case that can be replayed.
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const assertAgrees = (text: string): boolean => assertReaderAgrees(readPlainYaml, text);
 
 const SIGNIFICANT = [
   ':',
@@ -116,7 +88,7 @@ void describe('the plain-YAML reader', () => {
   });
 
   void test('never disagrees with the library on mutated recipes', () => {
-    const next = random(19);
+    const next = seededRandom(19);
     let accepted = 0;
     for (let i = 0; i < 6000; i++) {
       let text = SEEDS[Math.floor(next() * SEEDS.length)] ?? '';

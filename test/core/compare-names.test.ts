@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { compareNames, namePrimaryKey } from '../../src/core/compare-names.js';
 
 const sign = (n: number): number => Math.sign(n);
@@ -12,17 +13,8 @@ function randomName(rand: () => number, alphabet: string): string {
   return s;
 }
 
-// A small deterministic generator, so a failure names the same pair on every run.
-function seeded(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return x / 2 ** 31;
-  };
-}
-
 void test('orders app names exactly as localeCompare does', () => {
-  const rand = seeded(7);
+  const rand = seededRandom(7);
   for (let i = 0; i < 20_000; i++) {
     const a = randomName(rand, ALPHABET);
     const b = rand() < 0.2 ? a.toUpperCase() : randomName(rand, ALPHABET);
@@ -31,7 +23,7 @@ void test('orders app names exactly as localeCompare does', () => {
 });
 
 void test('names with other characters are ordered by localeCompare itself', () => {
-  const rand = seeded(11);
+  const rand = seededRandom(11);
   for (let i = 0; i < 5_000; i++) {
     const a = randomName(rand, `${ALPHABET}é/ Ä`);
     const b = randomName(rand, `${ALPHABET}é/ Ä`);
@@ -48,7 +40,7 @@ void test('sorts a list of recipe names as the collator would', () => {
 });
 
 void test('primary keys order names as compareNames does wherever they differ', () => {
-  const rand = seeded(13);
+  const rand = seededRandom(13);
   for (let i = 0; i < 20_000; i++) {
     const a = randomName(rand, ALPHABET);
     const b = rand() < 0.2 ? a.toUpperCase() : randomName(rand, ALPHABET);
