@@ -7,7 +7,14 @@ import * as z from 'zod';
 import { parseDuration } from './duration.js';
 import { forgeUrlBase, type ForgeUrlKind } from './forge-url-template.js';
 import { namingFormatIssues } from './naming-format.js';
-import { PROVENANCE_SIGNER, PROXY_PREFIX_WANTED, readProxyPrefix } from './field-rules.js';
+import {
+  ENV_NAME,
+  FINGERPRINT,
+  isRepositoryUrl,
+  PROVENANCE_SIGNER,
+  PROXY_PREFIX_WANTED,
+  readProxyPrefix,
+} from './field-rules.js';
 import { urlFieldProblem } from './url-field.js';
 import { isHttpUrl } from './fields.js';
 import { normaliseFingerprint } from './recipe-fields.js';
@@ -72,10 +79,9 @@ const provenanceSigner = z.string().trim().regex(PROVENANCE_SIGNER, {
 
 // zod keeps running refinements after the URL check fails, so a non-URL must pass here silently
 // (it is already reported) instead of making `new URL` throw.
-const repositoryUrl = httpUrl.refine(
-  (v) => !isHttpUrl(v) || new URL(v).pathname.split('/').filter(Boolean).length >= 2,
-  { message: 'must be a repository URL like https://<host>/<owner>/<repo>' },
-);
+const repositoryUrl = httpUrl.refine((v) => !isHttpUrl(v) || isRepositoryUrl(new URL(v)), {
+  message: 'must be a repository URL like https://<host>/<owner>/<repo>',
+});
 
 export const forgeStrategySchema = z.strictObject({
   strategy: z.literal('forge'),
@@ -111,11 +117,9 @@ export const strategySchema = z.discriminatedUnion('strategy', [
 const fingerprint = z
   .string()
   .transform(normaliseFingerprint)
-  .refine((v) => /^[0-9A-F]{40}$/.test(v), {
+  .refine((v) => FINGERPRINT.test(v), {
     message: 'must be a full 40-hex-digit OpenPGP key fingerprint (a short key id can be forged)',
   });
-
-const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The kit the field tables' schema functions receive. */
 export const fieldKit = {
@@ -130,7 +134,7 @@ export const fieldKit = {
   provenanceSigner,
   strategySchema,
   fingerprint,
-  envName,
+  envName: ENV_NAME,
 };
 
 /** What fields.ts and recipe-fields.ts build their schemas from. */

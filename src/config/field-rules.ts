@@ -10,6 +10,17 @@ export const PROXY_PREFIX_WANTED = 'must be "all", an http(s) URL, or a list of 
 export const PROVENANCE_SIGNER =
   /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.\-/]+\.ya?ml$/;
 
+/** A full v4 OpenPGP fingerprint once normalised: 40 upper-case hex digits. */
+export const FINGERPRINT = /^[0-9A-F]{40}$/;
+
+/** A name `desktop_env` may set. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Whether a parsed URL names a repository (`/<owner>/<repo>`, or deeper for lab groups). */
+export function isRepositoryUrl(url: URL): boolean {
+  return url.pathname.split('/').filter(Boolean).length >= 2;
+}
+
 /** An issue of a field's value, at a path inside it. */
 export interface FieldIssue {
   message: string;

@@ -46,7 +46,8 @@ const positive =
   (v) =>
     isNumber(v) && v > 0 && v <= max ? v : DOUBT;
 
-const httpUrl: Check = (v) => (isString(v) && urlFieldProblem(v) === undefined ? v.trim() : DOUBT);
+/** An http(s) URL field, trimmed, as the schema's httpUrl yields it. */
+export const httpUrl: Check = (v) => (isString(v) && urlFieldProblem(v) === undefined ? v.trim() : DOUBT);
 
 const forgeUrl =
   (kind: ForgeUrlKind): Check =>

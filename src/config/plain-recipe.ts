@@ -7,7 +7,8 @@
  * from zod. Cold zod parsing (its checks compiled per schema on first use) costs most of what
  * validating a few hundred recipes does. test/config/plain-recipe.test.ts compares the two.
  */
-import { DOUBT, PLAIN_CHECKS, type PlainCheck } from './plain-config.js';
+import { ENV_NAME, FINGERPRINT, isRepositoryUrl } from './field-rules.js';
+import { DOUBT, httpUrl, PLAIN_CHECKS, type PlainCheck } from './plain-config.js';
 import { normaliseFingerprint, RECIPE_KEYS, STRATEGY_KEYS } from './recipe-fields.js';
 import { checkUrlField } from './url-field.js';
 
@@ -24,7 +25,7 @@ function repository(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const url = checkUrlField(value);
   if (!(url instanceof URL)) return undefined;
-  return url.pathname.split('/').filter(Boolean).length >= 2 ? value.trim() : undefined;
+  return isRepositoryUrl(url) ? value.trim() : undefined;
 }
 
 // One optional forge field as the schema yields it; undefined when zod might refuse it.
@@ -51,21 +52,17 @@ function forgeStrategy(value: unknown): Record<string, unknown> | undefined {
   return out;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RECIPE_KEY_SET = new Set(RECIPE_KEYS);
 
 // The recipe's own fields besides name and strategy, as recipe-fields.ts declares them.
 const RECIPE_CHECKS: Readonly<Record<string, PlainCheck>> = {
   ignore: (v) => (typeof v === 'boolean' ? v : DOUBT),
   inner_asset_match: (v) => (typeof v === 'string' && v.length > 0 ? v : DOUBT),
-  zsync: (v) => {
-    if (typeof v === 'boolean' || v === 'auto') return v;
-    return typeof v === 'string' && urlOk(v) ? v.trim() : DOUBT;
-  },
+  zsync: (v) => (typeof v === 'boolean' || v === 'auto' ? v : httpUrl(v)),
   signing_key: (v) => {
     if (typeof v !== 'string') return DOUBT;
     const fingerprint = normaliseFingerprint(v);
-    return /^[0-9A-F]{40}$/.test(fingerprint) ? fingerprint : DOUBT;
+    return FINGERPRINT.test(fingerprint) ? fingerprint : DOUBT;
   },
   desktop_exec_args: (v) => (Array.isArray(v) && v.every((a) => typeof a === 'string') ? [...v] : DOUBT),
   desktop_env: (v) => {
@@ -80,10 +77,6 @@ const RECIPE_CHECKS: Readonly<Record<string, PlainCheck>> = {
     return out;
   },
 };
-
-function urlOk(value: string): boolean {
-  return checkUrlField(value) instanceof URL;
-}
 
 /**
  * The values the recipe schema yields for `data` (aliases already normalised, config.yml-only
