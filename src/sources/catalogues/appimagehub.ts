@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { KeeperError } from '../../core/errors.js';
 import { parseJsonWithin } from '../../core/bounded-json.js';
-import { hubRepoOfUrl, isWebUrl, oneLine, ownerRepo } from './text-fields.js';
+import { hubPageOf, hubRepoOfUrl, isWebUrl, oneLine, ownerRepo } from './text-fields.js';
 import {
   CATALOGUE_LABELS,
   MAX_CATALOGUE_ENTRIES,
@@ -54,7 +54,7 @@ function entryOf(item: z.infer<typeof Item>): CatalogueEntry {
     description: firstParagraph(item.description ?? ''),
     repository,
     download: repository ? undefined : download,
-    homepage: repository ? `https://github.com/${repository}` : isWebUrl(author) ? author : undefined,
+    homepage: repository ? hubPageOf(repository) : isWebUrl(author) ? author : undefined,
     license: oneLine(item.license) || undefined,
   };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context/context.js';
 import { readSmallFileSync } from '../../core/small-file.js';
 import { amScriptUrl } from './am.js';
+import { hubPageOf } from './text-fields.js';
 import {
   MAX_CATALOGUE_BYTES,
   MAX_CATALOGUE_ENTRIES,
@@ -59,7 +60,7 @@ const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
 const VALIDATOR = /^[\x20-\x7e]{1,1024}$/;
 
 const hubPage = (repository: string | undefined): string | undefined =>
-  repository === undefined ? undefined : `https://github.com/${repository}`;
+  repository === undefined ? undefined : hubPageOf(repository);
 
 function encodeEntry(e: CatalogueEntry, ref: CatalogueRef): unknown[] {
   const t: unknown[] = [

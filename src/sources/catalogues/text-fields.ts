@@ -26,6 +26,11 @@ export function hubRepoOfUrl(url: string): string | undefined {
   return m ? ownerRepo(`${m[1]}/${m[2]}`) : undefined;
 }
 
+/** The hub page of `owner/repo` (the inverse of hubRepoOfUrl). */
+export function hubPageOf(repository: string): string {
+  return `https://github.com/${repository}`;
+}
+
 /** True for an http(s) URL of reasonable length. */
 export function isWebUrl(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 2000 && /^https?:\/\/[^\s]+$/i.test(value);
