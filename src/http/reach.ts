@@ -5,6 +5,7 @@
  * EAI_AGAIN (the resolver cannot be reached) is offline even with a default route: a laptop on a
  * network whose DNS is not up yet (docs/network.md "Offline").
  */
+import { causeCodes } from './cause-codes.js';
 
 // No route to anywhere, or no resolver to ask: nothing proves a server exists.
 const UNREACHABLE_CODES = new Set(['EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH']);
@@ -52,16 +53,9 @@ export class NetworkReach {
   }
 }
 
-// The innermost system code of an error's cause chain (bounded: causes are our own wrappers).
+// The innermost system or transport code of an error's cause chain.
 function codeOf(err: unknown): string | undefined {
-  let found: string | undefined;
-  let cur: unknown = err;
-  for (let depth = 0; cur !== null && typeof cur === 'object' && depth < 6; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && (/^E[A-Z0-9_]+$/.test(code) || code.startsWith('TRANSPORT_'))) {
-      found = code;
-    }
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return found;
+  return causeCodes(err)
+    .filter((code) => /^E[A-Z0-9_]+$/.test(code) || code.startsWith('TRANSPORT_'))
+    .at(-1);
 }

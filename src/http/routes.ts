@@ -4,6 +4,7 @@
  * lack of a route or of DNS cannot succeed on a retry, and a run knows it is offline.
  */
 import { readFileSync } from 'node:fs';
+import { causeCodes } from './cause-codes.js';
 
 /** Where the kernel's routing tables are read (tests point these at files of their own). */
 export interface RouteTables {
@@ -28,13 +29,7 @@ const MAX_ROUTE_TABLE_CHARS = 1024 * 1024;
 
 /** Whether an error, or one of its causes, is a no-route or no-name-resolution failure. */
 export function isNoNetworkError(err: unknown): boolean {
-  let cur: unknown = err;
-  for (let depth = 0; cur !== null && typeof cur === 'object' && depth < 6; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && NO_NETWORK_CODES.has(code)) return true;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return false;
+  return causeCodes(err).some((code) => NO_NETWORK_CODES.has(code));
 }
 
 /**
