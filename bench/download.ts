@@ -10,7 +10,7 @@
  * getrusage wrapper) for its max RSS.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -25,6 +25,10 @@ interface Run {
   seconds: number;
   maxRssMb: number | undefined;
   ok: boolean;
+  /** CPU seconds (user + system) of the downloading tool, the simulator and the proxy (proxied rows). */
+  cpu?: { client: number; server: number; proxy: number } | undefined;
+  /** The client's own CPU seconds for this transfer, from /usr/bin/time. */
+  clientCpu?: number | undefined;
 }
 
 interface ChildReport {
@@ -48,7 +52,7 @@ function arg(name: string, fallback: number): number {
 async function measure(
   cmd: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ seconds: number; stdout: string; maxRssMb: number | undefined }> {
+): Promise<{ seconds: number; stdout: string; maxRssMb: number | undefined; cpu: number | undefined }> {
   const useTime = existsSync('/usr/bin/time');
   const argv = useTime
     ? ['/usr/bin/time', '-v', ...cmd]
@@ -70,7 +74,10 @@ async function measure(
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (code !== 0) throw new Error(`${cmd.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-  return { seconds, stdout, maxRssMb: m ? Number(m[1]) / 1024 : undefined };
+  const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+  const sys = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+  const cpu = user && sys ? Number(user[1]) + Number(sys[1]) : undefined;
+  return { seconds, stdout, maxRssMb: m ? Number(m[1]) / 1024 : undefined, cpu };
 }
 
 async function sha256File(path: string): Promise<string> {
@@ -106,7 +113,7 @@ async function runOurs(
   want: string,
   proxy?: string,
 ): Promise<Omit<Run, 'scenario' | 'tool'>> {
-  const { stdout, maxRssMb } = await measure(
+  const { stdout, maxRssMb, cpu } = await measure(
     [process.execPath, childScript, '--child', url, dir, segmented ? '1' : '0'],
     proxy ? { ...process.env, http_proxy: proxy, https_proxy: proxy, no_proxy: '' } : process.env,
   );
@@ -115,6 +122,7 @@ async function runOurs(
   return {
     seconds: report.ms / 1000,
     maxRssMb,
+    clientCpu: cpu,
     ok: report.sha256 === want && report.segmented === segmented,
   };
 }
@@ -142,10 +150,26 @@ async function runTool(
             proxy ? `-x ${proxy}` : '',
           ]
         : ['aria2c', '-x4', '-s4', '--allow-overwrite=true', '-q', '-d', dir, '-o', `${kind}.bin`, url];
-  const { seconds, maxRssMb } = await measure(cmd);
+  const { seconds, maxRssMb, cpu } = await measure(cmd);
   const ok = (await sha256File(out)) === want;
   await rm(out, { force: true });
-  return { seconds, maxRssMb, ok };
+  return { seconds, maxRssMb, ok, clientCpu: cpu };
+}
+
+function cpuSeconds(u: NodeJS.CpuUsage): number {
+  return (u.user + u.system) / 1e6;
+}
+
+// utime + stime of a process from /proc (clock ticks of 1/100 s on Linux); NaN when unreadable.
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 function median(values: number[]): number {
@@ -177,9 +201,25 @@ async function main(): Promise<void> {
       ['curl + sha256sum + fsync via tinyproxy', () => runTool('curl-verified', url, dir, want, proxy.url)],
     ] as const) {
       const results: Omit<Run, 'scenario' | 'tool'>[] = [];
-      for (let i = 0; i < reps; i++) results.push(await fn());
+      for (let i = 0; i < reps; i++) {
+        // The simulator runs in this process and is idle between runs; tinyproxy is its own process.
+        const before = { server: cpuSeconds(process.cpuUsage()), proxy: processCpuSeconds(proxy.pid) };
+        const r = await fn();
+        const server = cpuSeconds(process.cpuUsage()) - before.server;
+        const proxyCpu = processCpuSeconds(proxy.pid) - before.proxy;
+        results.push({ ...r, cpu: { client: r.clientCpu ?? NaN, server, proxy: proxyCpu } });
+      }
       const seconds = median(results.map((r) => r.seconds));
-      runs.push({ scenario: 'proxied', tool, seconds, maxRssMb: undefined, ok: results.every((r) => r.ok) });
+      const cpuOf = (k: 'client' | 'server' | 'proxy'): number =>
+        median(results.map((r) => r.cpu?.[k] ?? NaN));
+      runs.push({
+        scenario: 'proxied',
+        tool,
+        seconds,
+        maxRssMb: undefined,
+        ok: results.every((r) => r.ok),
+        cpu: { client: cpuOf('client'), server: cpuOf('server'), proxy: cpuOf('proxy') },
+      });
       process.stderr.write(`proxied ${tool}: ${seconds.toFixed(2)} s\n`);
     }
     const proxied = (await proxy.requests()).gets.length;
@@ -229,9 +269,30 @@ async function main(): Promise<void> {
         `${r.maxRssMb === undefined ? 'n/a' : r.maxRssMb.toFixed(0)} | ${r.ok ? 'yes' : 'NO'} |`,
     ),
     '',
+    ...cpuTable(runs),
     ...targets(runs),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+// Through the proxy every process shares the machine's cores: the rows' CPU seconds (medians) show
+// what each side spends per transfer, the budget a client's own work competes for.
+function cpuTable(runs: Run[]): string[] {
+  const proxied = runs.filter((r) => r.cpu);
+  if (proxied.length === 0) return [];
+  const f = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+  return [
+    'CPU seconds per proxied transfer (user + system, medians): the client, the simulator, tinyproxy',
+    '',
+    '| tool | wall s | client CPU s | sim CPU s | tinyproxy CPU s | all CPU s / wall s |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...proxied.map((r) => {
+      const c = r.cpu ?? { client: NaN, server: NaN, proxy: NaN };
+      const all = c.client + c.server + c.proxy;
+      return `| ${r.tool} | ${r.seconds.toFixed(2)} | ${f(c.client)} | ${f(c.server)} | ${f(c.proxy)} | ${f(all / r.seconds)} |`;
+    }),
+    '',
+  ];
 }
 
 function scenarioNote(throttle: number): string {

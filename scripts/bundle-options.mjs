@@ -1,6 +1,7 @@
 // esbuild options shared by the npm bundle (ESM, scripts/build.mjs) and the standalone executable
 // (CommonJS, scripts/build-standalone.ts): one entry, one set of build-time constants.
 import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 
 /** package.json of this repository. */
 export const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -50,6 +51,33 @@ function commanderSpawnOnUse() {
         contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
         loader: 'js',
       }));
+    },
+  };
+}
+
+// Libraries every quick command uses on every run: inlined in the quick bundle.
+const INLINE_LIBRARIES = new Set(['picocolors']);
+
+/**
+ * Leaves every library (a bare specifier that is not a Node built-in) out of the bundle except
+ * those in INLINE_LIBRARIES: the bundle requires `./vendor/<name>.cjs` in its place, and each
+ * `{ specifier, file }` is added to `vendored` for the build to bundle on its own.
+ */
+export function vendorOutside(vendored) {
+  const files = new Map();
+  return {
+    name: 'vendor-outside',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isBuiltin(args.path) || INLINE_LIBRARIES.has(args.path)) return undefined;
+        let file = files.get(args.path);
+        if (file === undefined) {
+          file = `vendor/${args.path.replaceAll('/', '+')}.cjs`;
+          files.set(args.path, file);
+          vendored.add({ specifier: args.path, file });
+        }
+        return { path: `./${file}`, external: true };
+      });
     },
   };
 }

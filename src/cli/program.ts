@@ -6,25 +6,9 @@ import { guardTerminal } from '../render/terminal-text.js';
 import type { Invocation } from './invocation.js';
 import type { AnyCommandSpec, Example, FlagSpec } from '../commands/command-spec.js';
 import { describeCli, type CliModel } from '../commands/cli-model.js';
-import { createContext } from './runtime.js';
+import { commandCall } from './command-call.js';
 import { attachRootAction } from './root-action.js';
-
-/** The program's own flags, accepted before or after any command. */
-export const GLOBAL_FLAGS: readonly FlagSpec[] = [
-  {
-    flags: '--config-dir <dir>',
-    description: 'configuration directory (default: $XDG_CONFIG_HOME/appimage-keeper)',
-    values: 'dirs',
-  },
-  {
-    flags: '--system',
-    description: 'manage the apps of every user in /opt, /usr/local and /etc (root only)',
-  },
-  { flags: '--json', description: 'print one JSON document on stdout' },
-  { flags: '--no-color', description: 'disable colours' },
-  { flags: '-q, --quiet', description: 'print only results and errors' },
-  { flags: '-v, --verbose', description: 'print more detail on stderr (alone: print the version)' },
-];
+import { GLOBAL_FLAGS } from './global-flags.js';
 
 /** Examples of the program itself, shown by the root `--help`, docs/cli.md and the man page. */
 export const PROGRAM_EXAMPLES: readonly Example[] = [
@@ -83,15 +67,7 @@ export function buildProgram(inv: Invocation): Command {
     for (const f of spec.flags) cmd.addOption(toOption(f));
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
-      const result = await spec.handler({
-        args: self.processedArgs,
-        flags: self.opts(),
-        ctx: () => createContext(inv.globals(), inv.io.env, inv.emit),
-        output: inv.output,
-        setSink: inv.setSink,
-        stdin: () => inv.io.stdin,
-        model,
-      });
+      const result = await spec.handler(commandCall(inv, self.processedArgs, self.opts(), model));
       inv.setResult(spec.name, result);
     });
     // Every subcommand's help lists the global flags and ends with its examples.

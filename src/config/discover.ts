@@ -1,5 +1,6 @@
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { childPath } from '../core/child-path.js';
 
 /** A recipe file found on disk, before parsing. `id` is its file stem, used until `name` is known. */
 export interface RecipeLocation {
@@ -67,7 +68,7 @@ export function discoverRecipeFiles(appsDir: string): Discovery {
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const name = entry.name;
       if (name.startsWith('.')) continue;
-      const path = join(dir, name);
+      const path = childPath(dir, name);
       // Links are followed: what they lead to decides. Other entries are what readdir says.
       let st: Pick<Stats, 'isDirectory' | 'isFile'> | undefined = entry;
       if (entry.isSymbolicLink()) {

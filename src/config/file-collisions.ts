@@ -3,7 +3,7 @@
  * for file names (case-insensitive), or `storage_dir` + `naming_format` patterns that can render
  * the same path for some versions (a format without `{name}` is fine while no other app's can).
  */
-import { join } from 'node:path';
+import { childPath } from '../core/child-path.js';
 import { appFileName } from '../core/file-names.js';
 import type { AppSettings } from './types.js';
 
@@ -69,7 +69,7 @@ function filePattern(name: string, settings: Pick<AppSettings, 'storage_dir' | '
   const file = settings.naming_format
     .replaceAll('{name}', appFileName(name))
     .replaceAll('{version}', VERSION);
-  return join(settings.storage_dir, file);
+  return childPath(settings.storage_dir, file);
 }
 
 /**

@@ -4,8 +4,13 @@
  * request header can set it), `no_proxy` exceptions, and the `config.yml` fields over them.
  * Pure functions of their inputs, so the tests and `doctor` read the same rules the client uses.
  */
-import { BlockList, isIP } from 'node:net';
+import type * as Net from 'node:net';
+import type { BlockList } from 'node:net';
 import { KeeperError } from '../core/errors.js';
+
+// node:net (and the socket modules it loads) only once a NO_PROXY list or a target is read: every
+// command builds its HTTP settings, and `list` or `validate` never use them.
+const net = (): typeof Net => process.getBuiltinModule('node:net');
 
 /** The raw settings, from the environment or config.yml; `undefined` = not set. */
 export interface ProxyInput {
@@ -149,7 +154,7 @@ function parseNoProxy(raw: string): NoProxy {
     .slice(0, MAX_NO_PROXY_ENTRIES);
   if (entries.includes('*')) return 'all';
   const names: { suffix: string; port: number | undefined }[] = [];
-  const ips = new BlockList();
+  const ips = new (net().BlockList)();
   for (const entry of entries) {
     if (addIp(ips, entry)) continue;
     const m = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
@@ -168,7 +173,7 @@ function addIp(ips: BlockList, entry: string): boolean {
   const m = /^\[?([0-9a-f:.]+)\]?(?:\/(\d{1,3}))?$/i.exec(entry);
   if (!m?.[1]) return false;
   const addr = m[1];
-  const family = isIP(addr);
+  const family = net().isIP(addr);
   if (family === 0) return false;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   const prefix = m[2] === undefined ? undefined : Number(m[2]);
@@ -183,7 +188,7 @@ function bypasses(noProxy: NoProxy, target: URL): boolean {
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
     .toLowerCase();
-  const family = isIP(host);
+  const family = net().isIP(host);
   if (family !== 0) return noProxy.ips.check(host, family === 4 ? 'ipv4' : 'ipv6');
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
   return noProxy.names.some(

@@ -5,6 +5,7 @@
  * are recorded by a loader hook in the CLI's own process (test/helpers/loaded-modules.ts).
  */
 import assert from 'node:assert/strict';
+import { basename } from 'node:path';
 import { after, before, test } from 'node:test';
 import { bundlesLibrary, runRecordingLoads } from '../helpers/loaded-modules.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
@@ -35,7 +36,12 @@ void test('list and validate over plain recipes and the starter config.yml load 
   for (const command of ['list', 'validate']) {
     const { status, files } = await loadedChunks([command]);
     assert.equal(status, 0, command);
-    assert.ok(files.length > 3, `${command} loaded ${files.length} files`);
+    // The launcher and the quick bundle, without commander or any chunk of the full CLI.
+    assert.deepEqual(
+      files.map((f) => basename(f)),
+      ['appimage-keeper.cjs', 'quick.cjs'],
+      command,
+    );
     assert.equal(await bundlesLibrary(files, 'zod'), false, `${command} loaded zod`);
     assert.equal(await bundlesLibrary(files, 'yaml'), false, `${command} loaded the YAML library`);
   }
@@ -50,4 +56,25 @@ void test('a recipe outside the plain path loads the schema, and is still checke
   const { status, files } = await loadedChunks(['validate']);
   assert.notEqual(status, 0);
   assert.equal(await bundlesLibrary(files, 'zod'), true);
+  assert.ok(
+    files.some((f) => f.endsWith('/dist/vendor/zod.cjs')),
+    files.join('\n'),
+  );
+  assert.ok(!files.some((f) => f.includes('/dist/chunks/')), files.join('\n'));
+});
+
+void test('a list or validate command line the quick path does not read goes to the full CLI', async () => {
+  const { status, files } = await loadedChunks(['list', '--help']);
+  assert.equal(status, 0);
+  assert.ok(
+    files.some((f) => f.endsWith('/dist/chunks/cli.mjs')),
+    files.join('\n'),
+  );
+  assert.ok(
+    files.some((f) => f.endsWith('/dist/quick.cjs')),
+    files.join('\n'),
+  );
+  // Other commands never load the quick bundle.
+  const info = await loadedChunks(['info', 'alpha']);
+  assert.ok(!info.files.some((f) => f.endsWith('/dist/quick.cjs')), info.files.join('\n'));
 });

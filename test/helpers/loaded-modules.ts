@@ -1,11 +1,12 @@
 /**
- * What a run of the built CLI loads: a loader hook in the CLI's own process records every file it
- * loads, and esbuild's `// path` markers in those files name the sources and libraries bundled
- * into them. For the start-up tests (commands load only what they use).
+ * What a run of the built CLI loads: a loader hook (ES modules) and a preloaded wrapper of
+ * CommonJS's compile step (the launcher, the quick bundle and dist/vendor/) in the CLI's own
+ * process record every file it loads, and esbuild's `// path` markers in those files name the
+ * sources and libraries bundled into them. For the start-up tests (commands load only what they use).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLI_PATH } from './run-cli.js';
 
@@ -36,9 +37,27 @@ export async function runRecordingLoads(
       return next(url, context);
     }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+  const preload = join(dir, `loaded-${process.pid}-${runs}.cjs`);
+  await writeFile(
+    preload,
+    `const Module = require('node:module');
+    const { appendFileSync } = require('node:fs');
+    const compile = Module.prototype._compile;
+    Module.prototype._compile = function (content, filename) {
+      appendFileSync(${JSON.stringify(log)}, require('node:url').pathToFileURL(filename).href + '\\n');
+      return compile.call(this, content, filename);
+    };`,
+  );
   const child = spawn(
     process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI_PATH, ...args],
+    [
+      '--require',
+      preload,
+      '--import',
+      `data:text/javascript,${encodeURIComponent(register)}`,
+      CLI_PATH,
+      ...args,
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -47,10 +66,15 @@ export async function runRecordingLoads(
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
   const [code] = (await once(child, 'close')) as [number | null];
   const text = await readFile(log, 'utf8').catch(() => '');
-  const files = text
-    .split('\n')
-    .filter(Boolean)
-    .map((u) => new URL(u).pathname);
+  // Once each: the launcher, a CommonJS main file, is seen by both recorders.
+  const files = [
+    ...new Set(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((u) => new URL(u).pathname),
+    ),
+  ];
   return { code, stdout, stderr, files };
 }
 

@@ -7,6 +7,8 @@
  */
 import { Writable } from 'node:stream';
 import { runCli as runCliIo } from '../../src/main.js';
+import { runQuick } from '../../src/cli/quick-run.js';
+import type { CliIo } from '../../src/cli/invocation.js';
 import type { CliRun } from './run-cli.js';
 
 /** Options of one in-process run; no cwd: the process is shared, so it stays where it is. */
@@ -32,6 +34,36 @@ class TextSink extends Writable {
 /** Runs `appimage-keeper args` in-process and collects its exit code and output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
 export async function runInProcess<T = any>(args: string[], opts: InProcessOptions): Promise<CliRun<T>> {
+  return runWith(runCliIo, args, opts);
+}
+
+/**
+ * Runs `args` the way the npm launcher does for `list` and `validate` (src/cli/quick-run.ts,
+ * without commander); undefined when the quick path hands the command line to the full CLI.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
+export async function runQuickInProcess<T = any>(
+  args: string[],
+  opts: InProcessOptions,
+): Promise<CliRun<T> | undefined> {
+  let declined = false;
+  const run = await runWith<T>(
+    (io) => {
+      const running = runQuick(io);
+      declined = running === undefined;
+      return running ?? Promise.resolve(-1);
+    },
+    args,
+    opts,
+  );
+  return declined ? undefined : run;
+}
+
+async function runWith<T>(
+  runner: (io: CliIo) => Promise<number>,
+  args: string[],
+  opts: InProcessOptions,
+): Promise<CliRun<T>> {
   const stdout = new TextSink();
   const stderr = new TextSink();
   const timeoutMs = opts.timeoutMs ?? 60_000;
@@ -43,9 +75,9 @@ export async function runInProcess<T = any>(args: string[], opts: InProcessOptio
     );
   });
   try {
-    const code = await Promise.race([runCliIo({ argv: args, env: opts.env, stdout, stderr }), timeout]);
+    const code = await Promise.race([runner({ argv: args, env: opts.env, stdout, stderr }), timeout]);
     const run: CliRun<T> = { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
-    if (args.includes('--json')) {
+    if (args.includes('--json') && code !== -1) {
       try {
         run.json = JSON.parse(run.stdout) as T;
       } catch (e) {

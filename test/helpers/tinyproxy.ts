@@ -12,6 +12,8 @@ import { freePort, waitForPort } from './local-port.js';
 /** A running tinyproxy. */
 export interface Tinyproxy {
   port: number;
+  /** The proxy's process (for benchmarks that count its CPU time). */
+  pid: number | undefined;
   /** `http://127.0.0.1:<port>` (without credentials). */
   url: string;
   /** The proxy's log so far. */
@@ -60,6 +62,7 @@ export async function startTinyproxy(opts: TinyproxyOptions = {}): Promise<Tinyp
   const log = (): Promise<string> => readFile(logFile, 'utf8').catch(() => '');
   return {
     port,
+    pid: child.pid,
     url: `http://127.0.0.1:${port}`,
     log,
     requests: async () => {
