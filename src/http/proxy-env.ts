@@ -28,7 +28,7 @@ export interface ProxyRules {
 }
 
 /** `all` for `no_proxy=*`, otherwise the parsed entries. */
-type NoProxy = 'all' | { names: { suffix: string; port: number | undefined }[]; ips: BlockList };
+type NoProxy = 'all' | { names: { suffix: string; port: number | undefined }[]; ips: BlockList | undefined };
 
 const SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:', 'socks4:', 'socks4a:']);
 const MAX_VALUE = 8192;
@@ -154,7 +154,9 @@ function parseNoProxy(raw: string): NoProxy {
     .slice(0, MAX_NO_PROXY_ENTRIES);
   if (entries.includes('*')) return 'all';
   const names: { suffix: string; port: number | undefined }[] = [];
-  const ips = new (net().BlockList)();
+  // Made at the first address: most lists name hosts only, and most runs have no list at all.
+  let blocks: BlockList | undefined;
+  const ips = (): BlockList => (blocks ??= new (net().BlockList)());
   for (const entry of entries) {
     if (addIp(ips, entry)) continue;
     const m = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
@@ -165,11 +167,11 @@ function parseNoProxy(raw: string): NoProxy {
     if (addIp(ips, host)) continue;
     names.push({ suffix: host, port });
   }
-  return { names, ips };
+  return { names, ips: blocks };
 }
 
 // An IPv4/IPv6 literal (bracketed or not) or CIDR range; false when the entry is a name.
-function addIp(ips: BlockList, entry: string): boolean {
+function addIp(ips: () => BlockList, entry: string): boolean {
   const m = /^\[?([0-9a-f:.]+)\]?(?:\/(\d{1,3}))?$/i.exec(entry);
   if (!m?.[1]) return false;
   const addr = m[1];
@@ -177,8 +179,8 @@ function addIp(ips: BlockList, entry: string): boolean {
   if (family === 0) return false;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   const prefix = m[2] === undefined ? undefined : Number(m[2]);
-  if (prefix === undefined) ips.addAddress(addr, type);
-  else if (prefix <= (family === 4 ? 32 : 128)) ips.addSubnet(addr, prefix, type);
+  if (prefix === undefined) ips().addAddress(addr, type);
+  else if (prefix <= (family === 4 ? 32 : 128)) ips().addSubnet(addr, prefix, type);
   return true;
 }
 
@@ -189,7 +191,7 @@ function bypasses(noProxy: NoProxy, target: URL): boolean {
     .replace(/\.$/, '')
     .toLowerCase();
   const family = net().isIP(host);
-  if (family !== 0) return noProxy.ips.check(host, family === 4 ? 'ipv4' : 'ipv6');
+  if (family !== 0) return noProxy.ips?.check(host, family === 4 ? 'ipv4' : 'ipv6') ?? false;
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
   return noProxy.names.some(
     (n) => (host === n.suffix || host.endsWith(`.${n.suffix}`)) && (n.port === undefined || n.port === port),
