@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { EventSink } from '../core/events.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { readJsonFile } from './json-file.js';
+import { plainStateValid } from './plain-state.js';
 import type { AppState, CacheData, CachedResponse, RateLimitWindow, RunRecord, StateData } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -68,9 +69,9 @@ export class StateStore {
           : `state file ${stateFile} is unreadable (${state.reason}); the next update will move it aside`,
       });
     }
-    // The schema (and zod with it) loads only when there are entries to check: a command run
-    // before anything was installed does not pay for it at start-up.
-    if (state.kind === 'ok' && hasEntries(state.data)) {
+    // The schema (and zod with it) loads only when an entry is not surely valid (plain-state.ts):
+    // reading a sound state file, with or without installed apps, does not pay for it.
+    if (state.kind === 'ok' && hasEntries(state.data) && !plainStateValid(state.data)) {
       const { sanitizeState } = await import('./sanitize.js');
       for (const problem of sanitizeState(state.data, now)) {
         emit({

@@ -5,7 +5,8 @@
  * are recorded by a loader hook in the CLI's own process (test/helpers/loaded-modules.ts).
  */
 import assert from 'node:assert/strict';
-import { basename } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { bundlesLibrary, runRecordingLoads } from '../helpers/loaded-modules.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
@@ -77,4 +78,47 @@ void test('a list or validate command line the quick path does not read goes to 
   // Other commands never load the quick bundle.
   const info = await loadedChunks(['info', 'alpha']);
   assert.ok(!info.files.some((f) => f.endsWith('/dist/quick.cjs')), info.files.join('\n'));
+});
+
+void test('list over a sound state with an installed app loads no zod; a damaged entry loads the schema and is set aside', async () => {
+  // A home of its own: the tests above leave recipes that need the schema.
+  const h = await makeTmpHome();
+  await h.writeRecipe(
+    'alpha',
+    'name: alpha\nstrategy:\n  strategy: forge\n  repository: https://github.com/example/alpha\n',
+  );
+  const file = join(h.root, 'alpha.AppImage');
+  await writeFile(file, 'x');
+  await mkdir(h.stateDir, { recursive: true });
+  const entry = {
+    strategy: 'forge',
+    installed: {
+      version: '1.2',
+      identity: 'v1.2|alpha',
+      file,
+      url: 'https://example.org/alpha.AppImage',
+      size: 1,
+      sha256: '0',
+      installedAt: '2026-01-01T00:00:00Z',
+    },
+  };
+  const state = (apps: Record<string, unknown>): string =>
+    JSON.stringify({ schema: 1, apps, forgeKinds: {}, rateLimits: {} });
+  await writeFile(join(h.stateDir, 'state.json'), state({ alpha: entry }));
+  const sound = await runRecordingLoads(['list'], h.env, h.root);
+  assert.equal(sound.code, 0, sound.stderr);
+  assert.match(sound.stdout, /^alpha +forge +1\.2 /m);
+  assert.equal(await bundlesLibrary(sound.files, 'zod'), false);
+  await writeFile(
+    join(h.stateDir, 'state.json'),
+    state({ alpha: entry, beta: { ...entry, installed: { ...entry.installed, file: 'relative' } } }),
+  );
+  const damaged = await runRecordingLoads(['list'], h.env, h.root);
+  assert.equal(damaged.code, 0, damaged.stderr);
+  assert.equal(await bundlesLibrary(damaged.files, 'zod'), true);
+  assert.match(
+    damaged.stderr,
+    /app "beta": installed\.file: must be an absolute path; its entry was set aside/,
+  );
+  await h.cleanup();
 });
