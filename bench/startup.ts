@@ -1,7 +1,7 @@
 /**
  * Start-up cost of the built CLI beside a bare `node -e 0`, measured side by side in one run:
  * `--version`, `completion bash`, and `list` and `validate` over 200 and over 1,000 recipes (fresh
- * HOMEs). CPU (user + system) and wall time of each run come from bench/time-run.ts. The children
+ * HOMEs), and `list` over 200 with one app installed (no target: what a user's state costs). CPU (user + system) and wall time of each run come from bench/time-run.ts. The children
  * get the temp home's environment only, so an inherited NODE_EXTRA_CA_CERTS (about 40 ms per node
  * start) does not count.
  *
@@ -14,6 +14,8 @@
  * most 3x bare node's wall time), and the cost of each extra recipe from 200 to 1,000 (target: at
  * most 0.1 ms of wall time).
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
 import { median, numberArg } from './cli-args.js';
@@ -46,8 +48,35 @@ interface Case {
   home: TmpHome;
 }
 
+/** `home` with state.json naming its first app as installed (its file present), as a user's is. */
+async function withInstalledApp(home: TmpHome): Promise<TmpHome> {
+  const file = join(home.root, 'app0000.AppImage');
+  await writeFile(file, 'x');
+  await mkdir(home.stateDir, { recursive: true });
+  const installed = {
+    version: '1.0',
+    identity: 'v1.0|app0000',
+    file,
+    url: 'https://example.org/a',
+    size: 1,
+    sha256: '0',
+    installedAt: '2026-01-01T00:00:00Z',
+  };
+  await writeFile(
+    join(home.stateDir, 'state.json'),
+    JSON.stringify({
+      schema: 1,
+      apps: { app0000: { strategy: 'forge', installed } },
+      forgeKinds: {},
+      rateLimits: {},
+    }),
+  );
+  return home;
+}
+
 const few = await homeWith(recipes);
 const lots = await homeWith(many);
+const used = await withInstalledApp(await homeWith(recipes));
 try {
   const cases: Case[] = [
     { label: 'node -e 0 (bare)', args: ['-e', '0'], home: few },
@@ -57,6 +86,8 @@ try {
       { label: `${cmd} (${recipes} recipes)`, args: [cli, cmd], home: few },
       { label: `${cmd} (${many} recipes)`, args: [cli, cmd], home: lots },
     ]),
+    // Not a target: the same 200 recipes with one app installed (state.json read and checked).
+    { label: `list (${recipes} recipes, 1 installed)`, args: [cli, 'list'], home: used },
   ];
   const samples = new Map<string, Sample[]>(cases.map((c) => [c.label, []]));
   // Interleaved rounds, so a busy moment on the machine hits every case alike. `validate` exits 0
@@ -75,7 +106,7 @@ try {
       const cpu = med(label, 'cpu');
       return { text: 'CPU <= 1.3x bare', met: cpu <= 1.3 * bareCpu };
     }
-    if (label.includes(`(${recipes} recipes)`))
+    if (label.endsWith(`(${recipes} recipes)`))
       return { text: 'wall <= 3x bare', met: med(label, 'wall') <= 3 * bareWall };
     return undefined;
   };
@@ -104,4 +135,5 @@ try {
 } finally {
   await few.cleanup();
   await lots.cleanup();
+  await used.cleanup();
 }

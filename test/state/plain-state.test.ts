@@ -158,9 +158,10 @@ function mutate(data: StateData, rnd: () => number): void {
   const keys = Object.keys(target);
   const roll = rnd();
   if (Array.isArray(target)) {
-    if (roll < 0.3) target.push(odd());
-    else if (roll < 0.4) target.push(...Array.from({ length: 1001 }, () => target[0] ?? '/x'));
-    else if (target.length > 0) target[Math.floor(rnd() * target.length)] = odd();
+    const list = target as unknown[];
+    if (roll < 0.3) list.push(odd());
+    else if (roll < 0.4) list.push(...Array.from({ length: 1001 }, (): unknown => list[0] ?? '/x'));
+    else if (list.length > 0) list[Math.floor(rnd() * list.length)] = odd();
     return;
   }
   if (roll < 0.25 && keys.length > 0) delete target[pick(keys)];
