@@ -48,6 +48,11 @@ function arg(name: string, fallback: number): number {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
+// tinyproxy's pid, and what the simulator (in this process) and the proxy spent during the last
+// measured run: counted around the tool alone, not the checking of its file that follows.
+let proxyPid: number | undefined;
+let lastSides = { server: NaN, proxy: NaN };
+
 /** Runs a command, returning wall time, its stdout and the peak RSS of the measured process. */
 async function measure(
   cmd: string[],
@@ -65,6 +70,7 @@ async function measure(
         ...cmd,
       ];
   const started = process.hrtime.bigint();
+  const sides = { server: cpuSeconds(process.cpuUsage()), proxy: processCpuSeconds(proxyPid) };
   const child = spawn(argv[0] ?? 'false', argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
@@ -72,6 +78,10 @@ async function measure(
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  lastSides = {
+    server: cpuSeconds(process.cpuUsage()) - sides.server,
+    proxy: processCpuSeconds(proxyPid) - sides.proxy,
+  };
   if (code !== 0) throw new Error(`${cmd.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
   const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
@@ -192,6 +202,7 @@ async function main(): Promise<void> {
   const proxyOnly = process.argv.includes('--proxy-only');
   const { startTinyproxy } = await import('../test/helpers/tinyproxy.js');
   const proxy = await startTinyproxy();
+  proxyPid = proxy.pid;
   try {
     const childScript = await bundleChild(dir);
     for (const [tool, fn] of [
@@ -202,12 +213,8 @@ async function main(): Promise<void> {
     ] as const) {
       const results: Omit<Run, 'scenario' | 'tool'>[] = [];
       for (let i = 0; i < reps; i++) {
-        // The simulator runs in this process and is idle between runs; tinyproxy is its own process.
-        const before = { server: cpuSeconds(process.cpuUsage()), proxy: processCpuSeconds(proxy.pid) };
         const r = await fn();
-        const server = cpuSeconds(process.cpuUsage()) - before.server;
-        const proxyCpu = processCpuSeconds(proxy.pid) - before.proxy;
-        results.push({ ...r, cpu: { client: r.clientCpu ?? NaN, server, proxy: proxyCpu } });
+        results.push({ ...r, cpu: { client: r.clientCpu ?? NaN, ...lastSides } });
       }
       const seconds = median(results.map((r) => r.seconds));
       const cpuOf = (k: 'client' | 'server' | 'proxy'): number =>
