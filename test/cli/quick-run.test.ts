@@ -4,7 +4,7 @@
  * (exit code, stdout, stderr); anything else it hands back, untouched, to the full CLI.
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { QUICK_COMMANDS } from '../../src/cli/quick-run.js';
@@ -14,6 +14,7 @@ import { GLOBAL_FLAGS } from '../../src/cli/global-flags.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { directRecipe } from '../config/workspace-fixture.js';
 import { runInProcess, runQuickInProcess } from '../helpers/run-in-process.js';
+import { installedRecord, writeStateFile } from '../helpers/state-file.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 void test('the launcher and the quick bundle name the same commands, each one the registry knows', () => {
@@ -78,32 +79,10 @@ void describe('the same answers as the full CLI', () => {
       '# mine\nname: gamma\nstrategy: {strategy: direct, url: "https://example.org/g.AppImage", check_method: etag}\n',
     );
     await h.writeRecipe('mangled', 'name: [unclosed\n');
-    // Installed state for alpha, so list reads state through its schema and looks at the disk.
+    // Installed state for alpha, so list reads state and looks at the disk.
     const file = join(h.root, 'alpha.AppImage');
     await writeFile(file, 'x');
-    await mkdir(h.stateDir, { recursive: true });
-    await writeFile(
-      join(h.stateDir, 'state.json'),
-      JSON.stringify({
-        schema: 1,
-        apps: {
-          alpha: {
-            strategy: 'direct',
-            installed: {
-              version: '1.2',
-              identity: '1.2',
-              file,
-              url: 'https://example.org/alpha.AppImage',
-              size: 1,
-              sha256: '0',
-              installedAt: '2026-01-01T00:00:00Z',
-            },
-          },
-        },
-        forgeKinds: {},
-        rateLimits: {},
-      }),
-    );
+    await writeStateFile(h.stateDir, { alpha: { strategy: 'direct', installed: installedRecord(file) } });
   });
   after(async () => h.cleanup());
 

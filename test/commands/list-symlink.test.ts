@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { directRecipe } from '../config/workspace-fixture.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { installedRecord, writeStateFile } from '../helpers/state-file.js';
 import { makeTmpHome } from '../helpers/tmp-home.js';
 
 void describe('list: symlinks', () => {
@@ -21,25 +22,13 @@ void describe('list: symlinks', () => {
     await writeFile(ok, 'x');
     const goneLink = join(bin, 'app');
     await symlink(join(h.root, 'gone.AppImage'), goneLink);
-    const installed = {
-      version: '1',
-      identity: '1',
-      file: ok,
-      url: 'https://127.0.0.1/app.AppImage',
-      size: 1,
-      sha256: '0',
-      installedAt: '2026-01-01T00:00:00Z',
-    };
-    await mkdir(h.stateDir, { recursive: true });
-    await writeFile(
-      join(h.stateDir, 'state.json'),
-      JSON.stringify({
-        schema: 1,
-        apps: { app: { strategy: 'direct', installed, symlink: goneLink } },
-        forgeKinds: {},
-        rateLimits: {},
-      }),
-    );
+    await writeStateFile(h.stateDir, {
+      app: {
+        strategy: 'direct',
+        installed: installedRecord(ok, '1', { url: 'https://127.0.0.1/app.AppImage' }),
+        symlink: goneLink,
+      },
+    });
     const human = await runInProcess(['list'], { env: h.env });
     assert.equal(human.code, 0, human.stderr);
     const row = human.stdout.split('\n').find((l) => l.startsWith('app '));

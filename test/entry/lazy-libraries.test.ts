@@ -5,10 +5,11 @@
  * are recorded by a loader hook in the CLI's own process (test/helpers/loaded-modules.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { bundlesLibrary, runRecordingLoads } from '../helpers/loaded-modules.js';
+import { installedRecord, writeStateFile } from '../helpers/state-file.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 import { starterConfig } from '../../src/config/templates.js';
 
@@ -89,30 +90,16 @@ void test('list over a sound state with an installed app loads no zod; a damaged
   );
   const file = join(h.root, 'alpha.AppImage');
   await writeFile(file, 'x');
-  await mkdir(h.stateDir, { recursive: true });
-  const entry = {
-    strategy: 'forge',
-    installed: {
-      version: '1.2',
-      identity: 'v1.2|alpha',
-      file,
-      url: 'https://example.org/alpha.AppImage',
-      size: 1,
-      sha256: '0',
-      installedAt: '2026-01-01T00:00:00Z',
-    },
-  };
-  const state = (apps: Record<string, unknown>): string =>
-    JSON.stringify({ schema: 1, apps, forgeKinds: {}, rateLimits: {} });
-  await writeFile(join(h.stateDir, 'state.json'), state({ alpha: entry }));
+  const entry = { strategy: 'forge', installed: installedRecord(file) };
+  await writeStateFile(h.stateDir, { alpha: entry });
   const sound = await runRecordingLoads(['list'], h.env, h.root);
   assert.equal(sound.code, 0, sound.stderr);
   assert.match(sound.stdout, /^alpha +forge +1\.2 /m);
   assert.equal(await bundlesLibrary(sound.files, 'zod'), false);
-  await writeFile(
-    join(h.stateDir, 'state.json'),
-    state({ alpha: entry, beta: { ...entry, installed: { ...entry.installed, file: 'relative' } } }),
-  );
+  await writeStateFile(h.stateDir, {
+    alpha: entry,
+    beta: { ...entry, installed: installedRecord('relative') },
+  });
   const damaged = await runRecordingLoads(['list'], h.env, h.root);
   assert.equal(damaged.code, 0, damaged.stderr);
   assert.equal(await bundlesLibrary(damaged.files, 'zod'), true);

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { plainStateValid } from '../../src/state/plain-state.js';
 import { appStateSchema, forgeKindSchema, rateLimitSchema } from '../../src/state/schema.js';
 import type { StateData } from '../../src/state/types.js';
@@ -84,27 +85,18 @@ function fullState(): StateData {
 
 // What the schema says of every entry, and whether it would return each one unchanged.
 function schemaVerdict(data: StateData): { valid: boolean; unchanged: boolean } {
+  const checks: [{ safeParse(v: unknown): { success: boolean; data?: unknown } }, unknown[]][] = [
+    [appStateSchema, Object.values(data.apps)],
+    [rateLimitSchema, Object.values(data.rateLimits)],
+    [forgeKindSchema, Object.values(data.forgeKinds)],
+  ];
   let unchanged = true;
-  for (const entry of Object.values(data.apps)) {
-    const r = appStateSchema.safeParse(entry);
-    if (!r.success) return { valid: false, unchanged: false };
-    try {
-      assert.deepStrictEqual(r.data, entry);
-    } catch {
-      unchanged = false;
+  for (const [schema, entries] of checks)
+    for (const entry of entries) {
+      const r = schema.safeParse(entry);
+      if (!r.success) return { valid: false, unchanged: false };
+      if (!isDeepStrictEqual(r.data, entry)) unchanged = false;
     }
-  }
-  for (const w of Object.values(data.rateLimits)) {
-    const r = rateLimitSchema.safeParse(w);
-    if (!r.success) return { valid: false, unchanged: false };
-    try {
-      assert.deepStrictEqual(r.data, w);
-    } catch {
-      unchanged = false;
-    }
-  }
-  for (const k of Object.values(data.forgeKinds))
-    if (!forgeKindSchema.safeParse(k).success) return { valid: false, unchanged: false };
   return { valid: true, unchanged };
 }
 
