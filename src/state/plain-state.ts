@@ -10,6 +10,8 @@
 import type { StateData } from './types.js';
 
 type Obj = Record<string, unknown>;
+/** Each key's check; an absent key reads as `undefined`. */
+type Fields = Record<string, (x: unknown) => boolean>;
 
 // Schema.ts's bound on a path, and on the arrays it bounds.
 const MAX_PATH = 4096;
@@ -33,14 +35,14 @@ const absPath = (v: unknown): boolean =>
 const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 // An object of exactly these keys (zod's default strips others: declined), each passing its check.
-function exact(v: unknown, fields: Record<string, (x: unknown) => boolean>): boolean {
+function exact(v: unknown, fields: Fields): boolean {
   if (!isObj(v)) return false;
   for (const key of Object.keys(v)) if (!Object.hasOwn(fields, key)) return false;
   return loose(v, fields);
 }
 
 // A loose object: these keys pass their checks (an absent optional key is `undefined`), others are kept.
-function loose(v: unknown, fields: Record<string, (x: unknown) => boolean>): boolean {
+function loose(v: unknown, fields: Fields): boolean {
   if (!isObj(v) || !plainKeys(v)) return false;
   for (const [key, check] of Object.entries(fields)) if (!check(v[key])) return false;
   return true;
@@ -56,23 +58,21 @@ const arrayOf =
   (v: unknown): boolean =>
     Array.isArray(v) && v.length <= max && v.every(check);
 
-const provenance = (v: unknown): boolean =>
-  loose(v, {
-    digest: str,
-    build: optional((b) =>
-      loose(b, {
-        predicateType: str,
-        signerWorkflow: str,
-        sourceRepository: str,
-        sourceCommit: optStr,
-        sourceRef: optStr,
-      }),
-    ),
-    release: optional((r) => loose(r, { predicateType: str, signer: str, tag: str })),
-    verifiedAt: str,
-  });
-
-const INSTALLED = {
+const PROVENANCE_BUILD: Fields = {
+  predicateType: str,
+  signerWorkflow: str,
+  sourceRepository: str,
+  sourceCommit: optStr,
+  sourceRef: optStr,
+};
+const PROVENANCE_RELEASE: Fields = { predicateType: str, signer: str, tag: str };
+const PROVENANCE: Fields = {
+  digest: str,
+  build: optional((b) => loose(b, PROVENANCE_BUILD)),
+  release: optional((r) => loose(r, PROVENANCE_RELEASE)),
+  verifiedAt: str,
+};
+const INSTALLED: Fields = {
   version: str,
   identity: str,
   file: absPath,
@@ -80,71 +80,99 @@ const INSTALLED = {
   size: count,
   sha256: str,
   installedAt: str,
-  provenance: optional(provenance),
+  provenance: optional((p) => loose(p, PROVENANCE)),
   publishedAt: optStr,
 };
-
-const launch = (v: unknown): boolean =>
-  loose(v, {
-    electron: optStr,
-    libfuse2: (b) => typeof b === 'boolean',
-    fixes: arrayOf(str, 100),
-  });
-
-const integration = (v: unknown): boolean =>
-  loose(v, { desktopId: str, desktopFile: absPath, icons: arrayOf(absPath, 1000), launch: optional(launch) });
-
-const releaseAsset = (v: unknown): boolean =>
-  loose(v, { sha256: optStr, size: optional(count), installedAt: str });
-
-const signature = (v: unknown): boolean =>
-  loose(v, {
-    fingerprint: (f) => typeof f === 'string' && FINGERPRINT.test(f),
-    pinnedBy: (p) => p === 'first-install' || p === 'signing_key' || p === 'adopt',
-    pinnedAt: str,
-    publicKey: optStr,
-    lastVerified: optional((l) =>
-      loose(l, {
-        version: str,
-        signerKeyId: str,
-        hashAlgorithm: str,
-        mode: (m) => m === 'binary' || m === 'text',
-        signedAt: (s) => s === null || typeof s === 'string',
-        at: str,
-      }),
-    ),
-  });
+const LAUNCH: Fields = {
+  electron: optStr,
+  libfuse2: (b) => typeof b === 'boolean',
+  fixes: arrayOf(str, 100),
+};
+const INTEGRATION: Fields = {
+  desktopId: str,
+  desktopFile: absPath,
+  icons: arrayOf(absPath, 1000),
+  launch: optional((l) => loose(l, LAUNCH)),
+};
+const PREVIOUS: Fields = { ...INSTALLED, integration: optional((i) => loose(i, INTEGRATION)) };
+const RELEASE_ASSET: Fields = { sha256: optStr, size: optional(count), installedAt: str };
+const LAST_VERIFIED: Fields = {
+  version: str,
+  signerKeyId: str,
+  hashAlgorithm: str,
+  mode: (m) => m === 'binary' || m === 'text',
+  signedAt: (s) => s === null || typeof s === 'string',
+  at: str,
+};
+const SIGNATURE: Fields = {
+  fingerprint: (f) => typeof f === 'string' && FINGERPRINT.test(f),
+  pinnedBy: (p) => p === 'first-install' || p === 'signing_key' || p === 'adopt',
+  pinnedAt: str,
+  publicKey: optStr,
+  lastVerified: optional((l) => loose(l, LAST_VERIFIED)),
+};
+const LATEST: Fields = { version: str, identity: str, checkedAt: str };
+const LAST_ERROR: Fields = { code: str, message: str, at: str };
+const RETIRED: Fields = { from: absPath, backup: absPath };
+const FIRST_SEEN: Fields = { identity: str, at: str };
 
 const recordOf =
   (check: (x: unknown) => boolean) =>
   (v: unknown): boolean =>
     isObj(v) && plainKeys(v) && Object.values(v).every(check);
 
-const APP = {
+const APP: Fields = {
   strategy: str,
   installed: optional((i) => loose(i, INSTALLED)),
-  previous: optional((p) => loose(p, { ...INSTALLED, integration: optional(integration) })),
-  integration: optional(integration),
+  previous: optional((p) => loose(p, PREVIOUS)),
+  integration: optional((i) => loose(i, INTEGRATION)),
   symlink: optional(absPath),
   hold: optional((h) => typeof h === 'boolean'),
   removedAt: optStr,
   lastCheck: optStr,
   lastUpdate: optStr,
-  latest: optional((l) => exact(l, { version: str, identity: str, checkedAt: str })),
-  lastError: optional((e) => exact(e, { code: str, message: str, at: str })),
-  signature: optional(signature),
-  releaseAssets: optional(recordOf(releaseAsset)),
-  retired: optional(arrayOf((r) => exact(r, { from: absPath, backup: absPath }), 1000)),
-  firstSeen: optional((f) => exact(f, { identity: str, at: str })),
+  latest: optional((l) => exact(l, LATEST)),
+  lastError: optional((e) => exact(e, LAST_ERROR)),
+  signature: optional((g) => loose(g, SIGNATURE)),
+  releaseAssets: optional(recordOf((a) => loose(a, RELEASE_ASSET))),
+  retired: optional(arrayOf((r) => exact(r, RETIRED), 1000)),
+  firstSeen: optional((f) => exact(f, FIRST_SEEN)),
 };
+const RATE_LIMIT: Fields = { until: str, message: str, url: optStr, host: optStr };
 
-const rateLimit = (v: unknown): boolean => exact(v, { until: str, message: str, url: optStr, host: optStr });
+/**
+ * Every table of fields by where its object sits (`[]` an array's items, `{}` a record's values),
+ * for the test that keeps each one's keys equal to schema.ts's.
+ */
+export const PLAIN_STATE_TABLES: Readonly<Record<string, Fields>> = {
+  app: APP,
+  'app.installed': INSTALLED,
+  'app.installed.provenance': PROVENANCE,
+  'app.installed.provenance.build': PROVENANCE_BUILD,
+  'app.installed.provenance.release': PROVENANCE_RELEASE,
+  'app.previous': PREVIOUS,
+  'app.previous.provenance': PROVENANCE,
+  'app.previous.provenance.build': PROVENANCE_BUILD,
+  'app.previous.provenance.release': PROVENANCE_RELEASE,
+  'app.previous.integration': INTEGRATION,
+  'app.previous.integration.launch': LAUNCH,
+  'app.integration': INTEGRATION,
+  'app.integration.launch': LAUNCH,
+  'app.latest': LATEST,
+  'app.lastError': LAST_ERROR,
+  'app.signature': SIGNATURE,
+  'app.signature.lastVerified': LAST_VERIFIED,
+  'app.releaseAssets{}': RELEASE_ASSET,
+  'app.retired[]': RETIRED,
+  'app.firstSeen': FIRST_SEEN,
+  rateLimit: RATE_LIMIT,
+};
 
 /** True when every app entry, rate-limit window and forge detection of `data` surely passes the schema. */
 export function plainStateValid(data: StateData): boolean {
   return (
     Object.values(data.apps).every((app) => loose(app, APP)) &&
-    Object.values(data.rateLimits).every(rateLimit) &&
+    Object.values(data.rateLimits).every((w) => exact(w, RATE_LIMIT)) &&
     Object.values(data.forgeKinds).every((k) => k === 'gitea' || k === 'forgejo')
   );
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { plainStateValid } from '../../src/state/plain-state.js';
+import { PLAIN_STATE_TABLES, plainStateValid } from '../../src/state/plain-state.js';
 import { appStateSchema, forgeKindSchema, rateLimitSchema } from '../../src/state/schema.js';
 import type { StateData } from '../../src/state/types.js';
 import { seededRandom } from '../helpers/seeded-random.js';
@@ -194,4 +194,57 @@ void test('on 4,000 mutated states the hand check accepts only what the schema r
   // Both answers occur: the check is neither a constant nor a copy of "always defer".
   assert.ok(accepted > 400, `accepted ${accepted}`);
   assert.ok(deferred < accepted, `deferred ${deferred} valid states to the schema, accepted ${accepted}`);
+});
+
+// A zod schema as far as this test walks it, by its definition: optional and nullable wrappers,
+// arrays, records and objects.
+interface Walkable {
+  _zod: {
+    def: {
+      type: string;
+      innerType?: Walkable;
+      element?: Walkable;
+      valueType?: Walkable;
+      shape?: Record<string, Walkable>;
+    };
+  };
+}
+
+const defOf = (s: Walkable): Walkable['_zod']['def'] => s._zod.def;
+// Without its optional or nullable wrappers.
+function bare(s: Walkable): Walkable {
+  const def = defOf(s);
+  return (def.type === 'optional' || def.type === 'nullable') && def.innerType ? bare(def.innerType) : s;
+}
+
+// The object schema at `path` (see PLAIN_STATE_TABLES) below `root`.
+function shapeAt(root: Walkable, path: string): Record<string, Walkable> {
+  let cur = bare(root);
+  for (const step of path.split('.').slice(1)) {
+    const name = step.replace(/(\[\]|\{\})$/, '');
+    cur = bare(defOf(cur).shape?.[name] ?? assert.fail(`${path}: no ${name}`));
+    if (step.endsWith('[]')) cur = bare(defOf(cur).element ?? assert.fail(`${path}: not an array`));
+    if (step.endsWith('{}')) cur = bare(defOf(cur).valueType ?? assert.fail(`${path}: not a record`));
+  }
+  return defOf(cur).shape ?? assert.fail(`${path}: not an object`);
+}
+
+// Every object below `s`, by path.
+function objectPaths(s: Walkable, path: string): string[] {
+  const def = defOf(bare(s));
+  if (def.type === 'array' && def.element) return objectPaths(def.element, `${path}[]`);
+  if (def.type === 'record' && def.valueType) return objectPaths(def.valueType, `${path}{}`);
+  if (def.type !== 'object' || !def.shape) return [];
+  return [path, ...Object.entries(def.shape).flatMap(([k, v]) => objectPaths(v, `${path}.${k}`))];
+}
+
+void test('every table of the hand check names exactly the keys of its object in schema.ts, and every object has one', () => {
+  for (const [path, table] of Object.entries(PLAIN_STATE_TABLES)) {
+    const root = (path.startsWith('rateLimit') ? rateLimitSchema : appStateSchema) as unknown as Walkable;
+    assert.deepEqual(Object.keys(table).sort(), Object.keys(shapeAt(root, path)).sort(), path);
+  }
+  assert.deepEqual(
+    [...objectPaths(appStateSchema as unknown as Walkable, 'app'), 'rateLimit'].sort(),
+    Object.keys(PLAIN_STATE_TABLES).sort(),
+  );
 });
