@@ -73,7 +73,7 @@ await build({
 // most of their time. Our code they can reach is all in it; libraries are not: each one it may need
 // (zod, yaml, ...: an invalid recipe, state with apps) is a CommonJS file of its own under
 // dist/vendor/, required where a command first needs it, so the file parsed on every run stays small.
-const vendored = new Set();
+const vendored = new Map();
 await build({
   ...commonOptions,
   entryPoints: { quick: 'src/entry/quick.ts' },
@@ -83,7 +83,7 @@ await build({
   sourcemap: 'linked',
   plugins: [...commonOptions.plugins, vendorOutside(vendored)],
 });
-for (const { specifier, file } of vendored)
+for (const [specifier, file] of vendored)
   await build({ ...commonOptions, entryPoints: [specifier], outfile: `dist/${file}`, format: 'cjs' });
 
 // Only the chunk holding esbuild's __require helper (and any that name `require`) needs the shim;

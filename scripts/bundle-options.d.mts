@@ -7,4 +7,4 @@ export function repositoryUrl(p?: typeof pkg): string;
 /** Options common to both bundles of src/entry/bin.ts. */
 export const commonOptions: BuildOptions;
 /** Leaves libraries out of a bundle, each to be built as `dist/vendor/<name>.cjs` (the quick bundle). */
-export function vendorOutside(vendored: Set<{ specifier: string; file: string }>): Plugin;
+export function vendorOutside(vendored: Map<string, string>): Plugin;

@@ -85,22 +85,17 @@ const INLINE_LIBRARIES = new Set(['picocolors']);
 
 /**
  * Leaves every library (a bare specifier that is not a Node built-in) out of the bundle except
- * those in INLINE_LIBRARIES: the bundle requires `./vendor/<name>.cjs` in its place, and each
- * `{ specifier, file }` is added to `vendored` for the build to bundle on its own.
+ * those in INLINE_LIBRARIES: the bundle requires `./vendor/<name>.cjs` in its place, and `vendored`
+ * maps each specifier to that file, for the build to bundle on its own.
  */
 export function vendorOutside(vendored) {
-  const files = new Map();
   return {
     name: 'vendor-outside',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (args) => {
         if (isBuiltin(args.path) || INLINE_LIBRARIES.has(args.path)) return undefined;
-        let file = files.get(args.path);
-        if (file === undefined) {
-          file = `vendor/${args.path.replaceAll('/', '+')}.cjs`;
-          files.set(args.path, file);
-          vendored.add({ specifier: args.path, file });
-        }
+        const file = `vendor/${args.path.replaceAll('/', '+')}.cjs`;
+        vendored.set(args.path, file);
         return { path: `./${file}`, external: true };
       });
     },

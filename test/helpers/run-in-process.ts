@@ -34,7 +34,8 @@ class TextSink extends Writable {
 /** Runs `appimage-keeper args` in-process and collects its exit code and output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
 export async function runInProcess<T = any>(args: string[], opts: InProcessOptions): Promise<CliRun<T>> {
-  return runWith(runCliIo, args, opts);
+  // runCli runs every command line, so there is always a run.
+  return (await runWith<T>(runCliIo, args, opts)) as CliRun<T>;
 }
 
 /**
@@ -42,30 +43,23 @@ export async function runInProcess<T = any>(args: string[], opts: InProcessOptio
  * without commander); undefined when the quick path hands the command line to the full CLI.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
-export async function runQuickInProcess<T = any>(
+export function runQuickInProcess<T = any>(
   args: string[],
   opts: InProcessOptions,
 ): Promise<CliRun<T> | undefined> {
-  let declined = false;
-  const run = await runWith<T>(
-    (io) => {
-      const running = runQuick(io);
-      declined = running === undefined;
-      return running ?? Promise.resolve(-1);
-    },
-    args,
-    opts,
-  );
-  return declined ? undefined : run;
+  return runWith<T>(runQuick, args, opts);
 }
 
+// Runs `runner` on sinks of its own; undefined when it declined the command line.
 async function runWith<T>(
-  runner: (io: CliIo) => Promise<number>,
+  runner: (io: CliIo) => Promise<number> | undefined,
   args: string[],
   opts: InProcessOptions,
-): Promise<CliRun<T>> {
+): Promise<CliRun<T> | undefined> {
   const stdout = new TextSink();
   const stderr = new TextSink();
+  const running = runner({ argv: args, env: opts.env, stdout, stderr });
+  if (running === undefined) return undefined;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -75,9 +69,9 @@ async function runWith<T>(
     );
   });
   try {
-    const code = await Promise.race([runner({ argv: args, env: opts.env, stdout, stderr }), timeout]);
+    const code = await Promise.race([running, timeout]);
     const run: CliRun<T> = { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
-    if (args.includes('--json') && code !== -1) {
+    if (args.includes('--json')) {
       try {
         run.json = JSON.parse(run.stdout) as T;
       } catch (e) {
