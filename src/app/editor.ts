@@ -1,12 +1,26 @@
 import { spawn } from 'node:child_process';
 import { lstat, readFile } from 'node:fs/promises';
+import { shellQuote } from '../core/shell-quote.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { findProgram } from '../system/find-program.js';
 
-/** The user's editor command: $VISUAL, then $EDITOR (either may carry arguments, e.g. "code --wait"). */
-export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
+/** The programs tried, in git's order, when neither $VISUAL nor $EDITOR names an editor. */
+export const FALLBACK_EDITORS = ['editor', 'vi'] as const;
+
+/**
+ * The user's editor command: $VISUAL, then $EDITOR (either may carry arguments, e.g. "code --wait"),
+ * then, as git does, the system's `editor` (Debian's alternative) and `vi` from PATH. A dumb
+ * terminal gets no fallback: vi cannot work there, so git refuses too.
+ */
+export async function editorCommand(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   for (const name of ['VISUAL', 'EDITOR'] as const) {
     const v = env[name]?.trim();
     if (v) return v;
+  }
+  if (env.TERM === 'dumb') return undefined;
+  for (const name of FALLBACK_EDITORS) {
+    const found = await findProgram(name, env);
+    if (found) return shellQuote(found);
   }
   return undefined;
 }

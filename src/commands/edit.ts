@@ -17,7 +17,7 @@ interface EditIo {
  */
 async function editCommand(ctx: Context, out: Output, name: string, io: EditIo): Promise<CommandResult> {
   const { assertKnownNames, loadWorkspace } = await import('../config/workspace.js');
-  const { editorCommand, openInEditor, snapshotFile } = await import('../app/editor.js');
+  const { FALLBACK_EDITORS, editorCommand, openInEditor, snapshotFile } = await import('../app/editor.js');
   const { MAX_YAML_BYTES } = await import('../config/yaml-file.js');
   const ws = await loadWorkspace(ctx.paths, ctx.env);
   assertKnownNames(
@@ -26,9 +26,11 @@ async function editCommand(ctx: Context, out: Output, name: string, io: EditIo):
     ws.paths.appsDir,
   );
   const file = ws.apps.find((a) => a.name === name)?.file ?? '';
-  const editor = editorCommand(ctx.env);
+  const editor = await editorCommand(ctx.env);
   if (!editor) {
-    throw new UsageError('EDITOR_NOT_SET', 'neither VISUAL nor EDITOR is set', {
+    const tried =
+      ctx.env.TERM === 'dumb' ? 'the terminal is dumb' : `no ${FALLBACK_EDITORS.join(' or ')} on PATH`;
+    throw new UsageError('EDITOR_NOT_SET', `neither VISUAL nor EDITOR is set, and ${tried}`, {
       hint: `set one (e.g. EDITOR=nano), or edit ${file} directly and run: appimage-keeper validate`,
     });
   }

@@ -4,7 +4,7 @@
  * (so a terminal's stdin can be simulated for the reopen question).
  */
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
@@ -172,14 +172,22 @@ async function fakeEditor(h: TmpHome, texts: string[]): Promise<string> {
     script,
     [
       '#!/bin/bash',
-      `n=$(( $(cat ${h.root}/count 2>/dev/null || echo 0) + 1 ))`,
+      `n=$(( $(/bin/cat ${h.root}/count 2>/dev/null || echo 0) + 1 ))`,
       `echo $n > ${h.root}/count`,
-      `cp ${h.root}/edit-$n.yml "$1"`,
+      `/bin/cp ${h.root}/edit-$n.yml "$1"`,
       '',
     ].join('\n'),
     { mode: 0o755 },
   );
   return script;
+}
+
+// A folder holding copies of the given programs under the given names, for a PATH of its own.
+async function programDir(h: TmpHome, name: string, programs: Record<string, string>): Promise<string> {
+  const dir = join(h.root, name);
+  await mkdir(dir, { recursive: true });
+  for (const [as, from] of Object.entries(programs)) await copyFile(from, join(dir, as));
+  return dir;
 }
 
 async function edit(h: TmpHome, env: NodeJS.ProcessEnv, stdin?: NodeJS.ReadableStream) {
@@ -264,11 +272,46 @@ void describe('edit APP', () => {
     }
   });
 
-  void test('no editor set is a usage error with a hint', async () => {
+  void test('no editor set and neither editor nor vi on PATH is a usage error with a hint', async () => {
     const h = await makeTmpHome();
     try {
       await h.writeRecipe('tool', GOOD);
-      const r = await edit(h, h.env);
+      const r = await edit(h, { ...h.env, PATH: await programDir(h, 'bin-none', {}) });
+      assert.equal(r.code, 2);
+      assert.match(JSON.stringify(r.json), /EDITOR_NOT_SET/);
+      assert.match(JSON.stringify(r.json), /editor.*vi/);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  // git's order when nothing is configured: the system's `editor` (Debian's alternative), then vi.
+  for (const [found, programs] of [
+    ['editor', ['editor', 'vi']],
+    ['vi', ['vi']],
+  ] as const) {
+    void test(`with VISUAL and EDITOR unset, ${found} on PATH is opened (as git does)`, async () => {
+      const h = await makeTmpHome();
+      try {
+        const file = await h.writeRecipe('tool', GOOD);
+        const script = await fakeEditor(h, [GOOD.replace('etag', 'last-modified')]);
+        const others = Object.fromEntries(programs.filter((p) => p !== found).map((p) => [p, '/bin/false']));
+        const path = await programDir(h, 'bin with space', { [found]: script, ...others });
+        const r = await edit(h, { ...h.env, PATH: path, VISUAL: '', EDITOR: ' ', TERM: 'xterm' });
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(await readFile(file, 'utf8'), /check_method: last-modified/);
+      } finally {
+        await h.cleanup();
+      }
+    });
+  }
+
+  void test('a dumb terminal with no editor set does not fall back to vi (git refuses too)', async () => {
+    const h = await makeTmpHome();
+    try {
+      await h.writeRecipe('tool', GOOD);
+      const path = await programDir(h, 'bin-vi', { vi: '/bin/true' });
+      const r = await edit(h, { ...h.env, PATH: path, TERM: 'dumb' });
       assert.equal(r.code, 2);
       assert.match(JSON.stringify(r.json), /EDITOR_NOT_SET/);
     } finally {
