@@ -140,7 +140,8 @@ export async function installSchedule(
     schedule,
     execStart: serviceArgv(cmd),
     program,
-    linger: await lingerState(ctx.env),
+    // Lingering keeps a user's manager alive; a system timer has no user session to outlive.
+    linger: cmd.system ? { user: undefined, enabled: undefined } : await lingerState(ctx.env),
     proxy: { written: Object.keys(proxy.written), withheld: proxy.withheld },
     ...done,
   };

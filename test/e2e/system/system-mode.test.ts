@@ -184,9 +184,13 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
     assert.match(bad.hint ?? '', /chmod go-w \/opt\/appimages/);
 
     // schedule install --system without a running systemd: system units, the commands to enable them.
-    const schedule = json<{ files: string[]; applied: boolean; commands: string[]; exec_start?: string[] }>(
-      r[10],
-    );
+    const schedule = json<{
+      files: string[];
+      applied: boolean;
+      commands: string[];
+      exec_start?: string[];
+      linger: boolean | null;
+    }>(r[10]);
     assert.equal(r[10]?.code, 0, r[10]?.stderr);
     assert.deepEqual(schedule.files, [
       '/etc/systemd/system/appimage-keeper.service',
@@ -197,6 +201,8 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
       schedule.commands.includes('systemctl --system enable --now appimage-keeper.timer'),
       schedule.commands.join('\n'),
     );
+    // A system timer runs without anyone logged in: lingering is a user manager's matter, never root's.
+    assert.equal(schedule.linger, null);
     assert.match(r[11]?.stdout ?? '', /^ExecStart=.* "--system" "--quiet" "update"$/m);
     assert.match(r[11]?.stdout ?? '', /^644 root$/m);
 
