@@ -1,3 +1,4 @@
+import type { ConfigIssue } from '../core/errors.js';
 /**
  * Status of one app after a run (JSON spelling; `update_available` only from check). `interrupted`:
  * Ctrl-C or SIGTERM stopped the app before it finished; what was installed stays as it was.
@@ -38,7 +39,8 @@ export interface AppOutcome {
   from_version: string | null;
   to_version: string | null;
   path: string | null;
-  error: { code: string; message: string; hint?: string | undefined } | null;
+  /** `issues`: a recipe's problems, one per place, as `validate` lists them. */
+  error: { code: string; message: string; hint?: string | undefined; issues?: ConfigIssue[] } | null;
   retry_at: string | null;
   /** `deferred`: ISO time the release becomes old enough to install. */
   eligible_at?: string | undefined;

@@ -18,18 +18,23 @@ export function issueText(issue: ConfigIssue): string {
 }
 
 /**
- * An error's message for a terminal, escaped; a config error lists its issues one per line
- * (continuation lines indented by `indent`), the only message whose newlines are ours.
+ * A problem's message for a terminal, escaped; a recipe's or config file's issues are listed one per
+ * line (continuation lines indented by `indent`), the only message whose newlines are ours.
  */
+export function problemText(
+  message: string,
+  issues: readonly ConfigIssue[] | undefined,
+  indent = '  ',
+): string {
+  const [first] = issues ?? [];
+  if (!issues || !first) return termMessage(message);
+  if (issues.length === 1) return issueText(first);
+  return [`${issues.length} problems:`, ...issues.map((i) => `${indent}${issueText(i)}`)].join('\n');
+}
+
+/** An error's message for a terminal, as `problemText`: a config error lists its issues. */
 export function messageText(err: KeeperError, indent = '  '): string {
-  if (err instanceof ConfigError && err.issues.length > 0) {
-    const [first] = err.issues;
-    if (err.issues.length === 1 && first) return issueText(first);
-    return [`${err.issues.length} problems:`, ...err.issues.map((i) => `${indent}${issueText(i)}`)].join(
-      '\n',
-    );
-  }
-  return termMessage(err.message);
+  return problemText(err.message, err instanceof ConfigError ? err.issues : undefined, indent);
 }
 
 /** One readable paragraph for stderr: message, cause chain and hint. */

@@ -1,6 +1,7 @@
 import type { AppOutcome, Summary } from '../app/outcome.js';
 import type { Output } from './output.js';
 import { formatBytes } from './table.js';
+import { problemText } from './render-error.js';
 import { termMessage, termPath, termText } from './terminal-text.js';
 import { timeText } from '../core/time-text.js';
 import { countOf } from '../core/plural.js';
@@ -132,7 +133,9 @@ export function outcomeLine(o: AppOutcome, out: Output): string {
       lines.push(`${c.yellow('interrupted')}  ${name}${from ? c.dim(`  ${from} stays installed`) : ''}`);
       break;
     case 'failed':
-      lines.push(`${c.red('failed')}       ${name}: ${termMessage(o.error?.message ?? 'unknown error')}`);
+      lines.push(
+        `${c.red('failed')}       ${name}: ${problemText(o.error?.message ?? 'unknown error', o.error?.issues, ' '.repeat(15))}`,
+      );
       if (o.error?.hint) lines.push(c.dim(`             hint: ${termMessage(o.error.hint)}`));
       if (from) lines.push(c.dim(`             ${from} stays installed`));
       break;
