@@ -60,7 +60,7 @@ export async function deadAppImageEntriesCheck(applicationsDir: string): Promise
   return check(
     'foreign-desktop-entries',
     'warn',
-    `${countOf(dead.length, 'desktop entry', 'desktop entries')} start an AppImage that is gone: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+    `${countOf(dead.length, 'desktop entry', 'desktop entries')} ${dead.length === 1 ? 'starts' : 'start'} an AppImage that is gone: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
     `the menu shows them but they start nothing; remove those you do not need (appimage-keeper never deletes entries it did not write): rm -- ${files.slice(0, SHOWN).map(shellQuote).join(' ')}${more > 0 ? ' …' : ''}`,
   );
 }

@@ -6,9 +6,10 @@ import type { KeeperEvent } from '../../core/events.js';
 import { markOf } from '../../install/desktop-target.js';
 import { StateStore } from '../../state/store.js';
 import { hasInstall } from '../../state/has-install.js';
-import type { AppState, StateData } from '../../state/types.js';
+import type { AppState, RunRecord, StateData } from '../../state/types.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import { pathExists } from '../../core/path-exists.js';
 import { compareNames } from '../../core/compare-names.js';
 
@@ -203,7 +204,7 @@ export async function stateChecks(ctx: Context, ws: Workspace | undefined): Prom
       'desktop-entries',
       integ.fails,
       integ.warns,
-      `${integ.count} desktop entr${integ.count === 1 ? 'y' : 'ies'} point at existing files`,
+      `${countOf(integ.count, 'desktop entry', 'desktop entries')} ${integ.count === 1 ? 'points at an existing file' : 'point at existing files'}`,
       `rebuild with: appimage-keeper update ${appsOf(integ.fails) || appsOf(integ.warns)} --force`,
     ),
   );
@@ -213,7 +214,7 @@ export async function stateChecks(ctx: Context, ws: Workspace | undefined): Prom
       'symlinks',
       links.fails,
       [],
-      `${links.count} symlink${links.count === 1 ? '' : 's'} resolve`,
+      `${countOf(links.count, 'symlink')} ${links.count === 1 ? 'resolves' : 'resolve'}`,
       `recreate with: appimage-keeper update ${appsOf(links.fails)} --force`,
     ),
   );
@@ -231,19 +232,38 @@ export async function stateChecks(ctx: Context, ws: Workspace | undefined): Prom
   );
 
   const last = data?.lastRun;
-  const erroring = apps.filter(([, s]) => s.lastError).map(([n, s]) => `${n} (${s.lastError?.code ?? ''})`);
+  const erroring = apps.filter(([, s]) => s.lastError);
   if (!last) checks.push(check('last-run', 'ok', 'no update recorded yet'));
   else if (last.failed.length || erroring.length) {
-    checks.push(
-      check(
-        'last-run',
-        'warn',
-        `last ${last.command} at ${last.finishedAt}: failed ${last.failed.join(', ') || '-'}${erroring.length ? `; last errors: ${erroring.join(', ')}` : ''}`,
-        'see why with: appimage-keeper update --show-all (or --json)',
-      ),
-    );
+    checks.push(lastRunCheck(last, erroring));
   } else {
     checks.push(check('last-run', 'ok', `last ${last.command} at ${last.finishedAt} had no failures`));
   }
   return checks;
+}
+
+/** At most this many failing apps are spelled out with their reasons; the rest are counted. */
+const REASONS_SHOWN = 5;
+
+/**
+ * The last run's failures with each app's own reason (its last error), and the command that tries
+ * them again: the fix a user can act on, not a pointer to another command's output.
+ */
+function lastRunCheck(last: RunRecord, erroring: [string, AppState][]): DoctorCheck {
+  const reasons = erroring.map(
+    ([n, s]) => `${n} (${s.lastError?.code ?? ''}): ${s.lastError?.message ?? ''}`,
+  );
+  const shown = reasons.slice(0, REASONS_SHOWN);
+  const more = reasons.length - shown.length;
+  const parts = [
+    ...(last.failed.length ? [`failed ${last.failed.join(', ')}`] : []),
+    ...(shown.length ? [`last errors: ${shown.join('; ')}${more > 0 ? ` and ${more} more` : ''}`] : []),
+  ];
+  const names = [...new Set([...last.failed, ...erroring.map(([n]) => n)])];
+  return check(
+    'last-run',
+    'warn',
+    `last ${last.command} at ${last.finishedAt}: ${parts.join('; ')}`,
+    `fix what each reason names, then try again: appimage-keeper update ${names.map(shellQuote).join(' ')}`,
+  );
 }
