@@ -6,42 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GLOBAL_FIELDS, type FieldSpec } from '../src/config/fields.js';
 import { directStrategySchema, forgeStrategySchema, scriptStrategySchema } from '../src/config/field-kit.js';
-import { RECIPE_FIELDS } from '../src/config/recipe-fields.js';
+import { RECIPE_FIELDS, STRATEGY_DOCS } from '../src/config/recipe-fields.js';
 
 /** Where the generated reference lives, relative to the repository root. */
 export const DOC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'configuration.md');
-
-// The strategy schemas carry types; what each field means is documented here, next to the generator,
-// and a field without an entry fails generation so a new field cannot go undocumented.
-const STRATEGY_DOCS: Record<string, Record<string, string>> = {
-  forge: {
-    strategy: '`forge`.',
-    repository:
-      'Repository URL `https://<host>/<owner>/<repo>` on the hub, the lab (nested groups allowed) or a Gitea/Forgejo host.',
-    asset_match:
-      'Glob against release asset names (case-sensitive). Without it and `asset_match_regex`, every `*.AppImage` asset (any letter case) is a candidate, narrowed by this machine’s architecture.',
-    asset_match_regex:
-      'Regular expression (RE2 syntax, as Rust’s `regex`) that must match the whole asset name, as `^(?:re)$`. Inline flags such as `(?i)` and POSIX classes inside brackets (`[[:digit:]]`) work; backreferences and lookaround are reported by `validate` at their position. With `asset_match` too, an asset must match both.',
-    inner_asset_match:
-      'Glob selecting the AppImage inside a ZIP asset. Without `/` it matches the entry’s file name, with `/` its whole path.',
-    prerelease:
-      'Also consider pre-releases (default `false`: the forge’s latest release); `only`: the newest pre-release.',
-    tag: 'Follow this one literal tag (`continuous`, `nightly`) instead of the latest release; wins over `prerelease`.',
-  },
-  direct: {
-    strategy: '`direct`.',
-    url: 'http(s) URL that always serves the latest AppImage.',
-    check_method: '`etag` or `last-modified`: the response header compared to detect a new file.',
-  },
-  script: {
-    strategy: '`script`.',
-    script_path:
-      'Bash script, relative to the recipe’s folder (it must stay inside it). It prints two lines: the download URL, then the version.',
-    timeout: 'Seconds before the script is killed (default 120, at most 3600).',
-    script_env_token:
-      '`true` passes `HUB_TOKEN`, `GITHUB_TOKEN` and `GH_TOKEN` from the environment to the script (default `false`: they are removed, so a script cannot leak the token by accident).',
-  },
-};
 
 function code(v: unknown): string {
   if (v === undefined) return 'not set';

@@ -29,6 +29,41 @@ export const STRATEGY_KEYS: Record<string, string[]> = {
   script: ['strategy', 'script_path', 'timeout', 'script_env_token'],
 };
 
+/**
+ * What each strategy field means, by kind: the strategy schemas carry only types. The reference
+ * (scripts/config-docs.ts) and the JSON Schema editors read (`schema recipe`) both take it from here,
+ * and a field without an entry fails docs generation, so a new field cannot go undocumented.
+ */
+export const STRATEGY_DOCS: Record<string, Record<string, string>> = {
+  forge: {
+    strategy: '`forge`.',
+    repository:
+      'Repository URL `https://<host>/<owner>/<repo>` on the hub, the lab (nested groups allowed) or a Gitea/Forgejo host.',
+    asset_match:
+      'Glob against release asset names (case-sensitive). Without it and `asset_match_regex`, every `*.AppImage` asset (any letter case) is a candidate, narrowed by this machine’s architecture.',
+    asset_match_regex:
+      'Regular expression (RE2 syntax, as Rust’s `regex`) that must match the whole asset name, as `^(?:re)$`. Inline flags such as `(?i)` and POSIX classes inside brackets (`[[:digit:]]`) work; backreferences and lookaround are reported by `validate` at their position. With `asset_match` too, an asset must match both.',
+    inner_asset_match:
+      'Glob selecting the AppImage inside a ZIP asset. Without `/` it matches the entry’s file name, with `/` its whole path.',
+    prerelease:
+      'Also consider pre-releases (default `false`: the forge’s latest release); `only`: the newest pre-release.',
+    tag: 'Follow this one literal tag (`continuous`, `nightly`) instead of the latest release; wins over `prerelease`.',
+  },
+  direct: {
+    strategy: '`direct`.',
+    url: 'http(s) URL that always serves the latest AppImage.',
+    check_method: '`etag` or `last-modified`: the response header compared to detect a new file.',
+  },
+  script: {
+    strategy: '`script`.',
+    script_path:
+      'Bash script, relative to the recipe’s folder (it must stay inside it). It prints two lines: the download URL, then the version.',
+    timeout: 'Seconds before the script is killed (default 120, at most 3600).',
+    script_env_token:
+      '`true` passes `HUB_TOKEN`, `GITHUB_TOKEN` and `GH_TOKEN` from the environment to the script (default `false`: they are removed, so a script cannot leak the token by accident).',
+  },
+};
+
 /** A v4 OpenPGP fingerprint as people paste it (spaces, `0x`, any case) → 40 upper-case hex digits. */
 export function normaliseFingerprint(value: string): string {
   return value.replace(/\s+/g, '').replace(/^0x/i, '').toUpperCase();

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { fieldKit } from './field-kit.js';
 import { GLOBAL_FIELDS } from './fields.js';
-import { RECIPE_FIELDS } from './recipe-fields.js';
+import { RECIPE_FIELDS, STRATEGY_DOCS } from './recipe-fields.js';
 
 // Any optional field may be left empty (`hub_release_api_url:`), meaning "not set": the default (or,
 // in a recipe, the config.yml value) applies. The starter config lists every field this way.
@@ -56,10 +56,26 @@ export function jsonSchema(kind: 'config' | 'recipe'): Record<string, unknown> {
       const p = props[f.key] as Record<string, unknown> | undefined;
       if (p) p.description = f.description;
     }
+    describeStrategies(props.strategy);
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: kind === 'config' ? 'appimage-keeper config.yml' : 'appimage-keeper recipe',
     ...schema,
   };
+}
+
+type SchemaNode = { properties?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+
+/** Gives each field of each strategy branch its description, so editors' hovers are not empty. */
+function describeStrategies(strategy: unknown): void {
+  const branches = (strategy as { oneOf?: SchemaNode[] } | undefined)?.oneOf ?? [];
+  for (const branch of branches) {
+    const props = branch.properties ?? {};
+    const docs = STRATEGY_DOCS[String(props.strategy?.const)] ?? {};
+    for (const [key, prop] of Object.entries(props)) {
+      const text = docs[key];
+      if (text) prop.description = text;
+    }
+  }
 }
