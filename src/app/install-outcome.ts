@@ -115,7 +115,7 @@ export async function installOutcome(run: Run, job: InstallJob): Promise<AppOutc
       lockEntry && (failure.code === 'VERIFY_DIGEST' || failure.code === 'VERIFY_SIZE')
         ? lockMismatch(name, lockEntry, failure)
         : failure;
-    recordFailure(run.store, name, strategy, job.now, e);
+    recordFailure(run.store, name, strategy, job.now, e, { version: r.version, identity: r.identity });
     return {
       ...base,
       status: 'failed',

@@ -17,17 +17,23 @@ export function recordSeen(
   }));
 }
 
-/** Records a failed check or update; the installed version and its record stay as they were. */
+/**
+ * Records a failed check or update; the installed version and its record stay as they were. `seen`:
+ * the release the run had resolved before it failed (a download or verification failure), so `info`
+ * shows it as latest rather than the installed one.
+ */
 export function recordFailure(
   store: StateStore,
   name: string,
   strategy: string,
   at: string,
   error: KeeperError,
+  seen?: { version: string; identity: string },
 ): void {
   store.updateApp(name, strategy, (s) => ({
     ...s,
     lastCheck: at,
     lastError: { code: error.code, message: error.message, at },
+    ...(seen ? { latest: { ...seen, checkedAt: at } } : {}),
   }));
 }

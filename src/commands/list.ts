@@ -133,6 +133,7 @@ async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<
         symlink_dangling: disk.symlinkDangling,
         last_check: s?.lastCheck ?? null,
         last_update: s?.lastUpdate ?? null,
+        last_error: s?.lastError ?? null,
         provenance: provenanceJson(s?.installed?.provenance),
         attested: provenanceWord(s?.installed?.provenance),
         signature: signatureJson(s?.signature),
@@ -171,9 +172,11 @@ async function listCommand(ctx: Context, out: Output, opts: ListFlags): Promise<
             ? c.yellow('held')
             : a.path && !a.file_present
               ? c.red('file missing')
-              : a.version
-                ? 'installed'
-                : c.dim('not installed');
+              : a.version && a.last_error
+                ? c.red('last check failed')
+                : a.version
+                  ? 'installed'
+                  : c.dim('not installed');
     // Names, versions (forge tags) and paths come from recipes, forges and state: escape them.
     rows.push([
       termText(a.name),

@@ -140,6 +140,39 @@ void describe('info APP', () => {
     }
   });
 
+  void test('a newer release that failed to install: info shows it as latest, list as failing', async () => {
+    const w = await makeSimWorld(sim);
+    try {
+      await w.writeForgeRecipe('failing');
+      publishHubRelease(sim, 'failing', '1.0', await fixtureAppImage('failing', '1.0'));
+      assert.equal((await w.run(['update'])).code, 0);
+      // 2.0 publishes a digest its bytes do not have: the update fails, 1.0 stays installed.
+      publishHubRelease(sim, 'failing', '2.0', await fixtureAppImage('failing', '2.0'), {
+        digest: `sha256:${'0'.repeat(64)}`,
+      });
+      const u = await w.run(['update', '--json']);
+      assert.equal(u.code, 1, u.stdout);
+      const info = await w.run<InfoJson & { app: { state: { latest?: { version: string } } } }>([
+        'info',
+        'failing',
+        '--json',
+      ]);
+      assert.equal(info.json?.app.state?.installed?.version, '1.0');
+      assert.equal(info.json?.app.state?.latest?.version, '2.0', JSON.stringify(info.json?.app.state));
+      const short = await w.run(['info', 'failing']);
+      assert.match(short.stdout, /^ {2}latest +2\.0 /m);
+      const list = await w.run<{
+        apps: { name: string; status: string; last_error: { code: string } | null }[];
+      }>(['list', '--json']);
+      const row = list.json?.apps.find((a) => a.name === 'failing');
+      assert.equal(row?.last_error?.code, 'VERIFY_DIGEST', JSON.stringify(row));
+      const plain = await w.run(['list']);
+      assert.match(plain.stdout, /^failing .* last check failed /m, plain.stdout);
+    } finally {
+      await w.home.cleanup();
+    }
+  });
+
   void test('an unknown app is a usage error listing the known ones', async () => {
     const w = await makeSimWorld(sim);
     try {
