@@ -5,10 +5,11 @@
  * untouched. The network is shared, so a sim started by the test on 127.0.0.1 is the forge.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { shellQuote } from '../../src/core/shell-quote.js';
+import { CLI_PATH } from './run-cli.js';
 
 /** The folders mounted over with an empty tmpfs (mode 0755, root's) in the namespace. */
 export const SYSTEM_MOUNTS = [
@@ -109,7 +110,13 @@ export async function runInSystemNamespace(
       await writeFile(node, '');
       await chmod(work, 0o755);
     }
-    const argvOf = (argv: string[]): string[] => argv.map((a) => (a === process.execPath ? node : a));
+    // nobody cannot reach a checkout in a private folder (mkdtemp's 0700, many homes): its steps run
+    // a copy of the built CLI from this world-readable folder, and so do root's, to run the same bytes.
+    const cliCopy = join(work, 'cli', 'appimage-keeper.cjs');
+    await cp(dirname(CLI_PATH), dirname(cliCopy), { recursive: true });
+    await chmod(work, 0o755);
+    const argvOf = (argv: string[]): string[] =>
+      argv.map((a) => (a === process.execPath ? node : a === CLI_PATH ? cliCopy : a));
     const lines = [
       'set -u',
       ...(hidden ? [`mount --bind ${shellQuote(process.execPath)} ${shellQuote(node)} || exit 97`] : []),
@@ -117,7 +124,9 @@ export async function runInSystemNamespace(
       `umask ${opts.umask ?? '077'}`,
       ...steps.map((step, i) => {
         const command =
-          'argv' in step ? argvOf(step.argv).map(shellQuote).join(' ') : `sh -c ${shellQuote(step.shell)}`;
+          'argv' in step
+            ? argvOf(step.argv).map(shellQuote).join(' ')
+            : `sh -c ${shellQuote(step.shell.replaceAll(CLI_PATH, cliCopy))}`;
         const as = step.asNobody ? `setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups ` : '';
         const out = join(work, String(i));
         return `${as}${command} >${out}.out 2>${out}.err; echo $? >${out}.code`;
