@@ -8,11 +8,14 @@
  * has no default route, IPv4 or IPv6 (/proc/net/route, /proc/net/ipv6_route); or (2) a route but
  * no DNS: no server has answered this run and the failure is an unreachable resolver (EAI_AGAIN)
  * or no route (src/http/reach.ts). A host that is down (ECONNREFUSED, a timeout) or misspelled
- * (ENOTFOUND: a DNS server answered) on a machine that has a route fails only its apps.
+ * (ENOTFOUND: a DNS server answered) on a machine that has a route fails only its apps. (3) The
+ * configured proxy cannot be reached (TRANSPORT_PROXY_UNREACHABLE): it is the only way out.
  */
 import { ExitCode, KeeperError } from '../core/errors.js';
 import type { NetworkReach } from '../http/reach.js';
+import { causeCodes } from '../http/cause-codes.js';
 import { hasDefaultRoute, isNoNetworkError, PROC_ROUTES, type RouteTables } from '../http/routes.js';
+import { TransportCode } from '../http/transport-errors.js';
 
 export { hasDefaultRoute, isNoNetworkError } from '../http/routes.js';
 
@@ -45,6 +48,11 @@ export class OfflineWatch {
    */
   noteFailure(err: unknown): boolean {
     if (this.offline) return true;
+    // The configured proxy is the only way out: when it cannot be reached, nothing can be.
+    if (causeCodes(err).includes(TransportCode.proxyUnreachable)) {
+      this.controller.abort(offlineError());
+      return true;
+    }
     if (!isNoNetworkError(err)) return false;
     // The route tables are read once: a route that appears mid-run does not bring back the apps
     // already marked offline, and one that vanishes is the next run's business.
@@ -59,7 +67,7 @@ export class OfflineWatch {
 export function offlineError(): KeeperError {
   return new KeeperError(
     'OFFLINE',
-    'no network: this machine has no route to the internet or no working DNS; nothing was changed',
+    'no network: this machine has no route to the internet, no working DNS, or a proxy that cannot be reached; nothing was changed',
     {
       exitCode: ExitCode.tempFail,
       hint: 'run again once the network is up (the timer does so on its own)',

@@ -128,8 +128,10 @@ async function sendWithRetries(
       }
       // Offline (no default route, or nothing has answered this run and the resolver cannot be
       // reached), no retry can succeed: fail now, so an offline run ends at once.
+      // Likewise when the configured proxy, the only way out, cannot be reached.
       if (
         attempt >= retries ||
+        (err instanceof TransportError && err.code === TransportCode.proxyUnreachable) ||
         http.reach.silentlyUnreachable(err) ||
         (isNoNetworkError(err) && !hasDefaultRoute())
       ) {

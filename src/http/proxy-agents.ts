@@ -4,13 +4,14 @@
  * for, HTTP in absolute form, SOCKS through socks-proxy-agent. One agent per proxy and target
  * scheme for the whole run, so tunnels are pooled per target host like direct connections.
  */
-import type { Agent as HttpAgent, AgentOptions as HttpAgentOptions } from 'node:http';
+import type { Agent as HttpAgent, AgentOptions as HttpAgentOptions, ClientRequest } from 'node:http';
 import type { SecureContext } from 'node:tls';
 
 /** Keep-alive options of the run's agents, with its TLS context for tunnelled https. */
 type AgentOptions = HttpAgentOptions & { secureContext?: SecureContext };
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
+import { GIVE_UP_OPTION } from './proxy-request.js';
 import { SocksProxyAgent } from 'socks-proxy-agent';
 
 /** Gives the agent that reaches `target` through `proxy`, created on first use. */
@@ -30,6 +31,7 @@ export function createProxyAgentPool(options: AgentOptions, counter?: TunnelCoun
     let agent = agents.get(key);
     if (!agent) {
       agent = makeAgent(proxy, target, options, socks);
+      if (agent instanceof HttpsProxyAgent) closeWithRequest(agent as HttpsProxyAgent<string>);
       if (options.secureContext) trustInTunnels(agent, options.secureContext);
       if (counter) countTunnels(agent, counter);
       agents.set(key, agent);
@@ -55,6 +57,31 @@ function trustInTunnels(agent: HttpAgent, secureContext: SecureContext): void {
   const connect = withConnect.connect.bind(agent);
   withConnect.connect = (req, opts) =>
     connect(req, { ...opts, secureContext: opts.secureContext ?? secureContext });
+}
+
+// https-proxy-agent opens its socket to the proxy before its first await and then waits for the
+// CONNECT answer with no timeout of its own: a request the transport gives up on (its connect
+// timeout, an abort) would leave that socket open, and a silent proxy would keep the process
+// alive. The socket gets the request's own signal (the transport's give-up signal, which node's
+// http passes on in the connect options), so giving up on the request closes it.
+
+function closeWithRequest(agent: HttpsProxyAgent<string>): void {
+  const withConnect = agent as unknown as {
+    connectOpts: Record<string, unknown>;
+    connect: (req: ClientRequest, opts: Record<string, unknown>) => Promise<unknown>;
+  };
+  const connect = withConnect.connect.bind(agent);
+  withConnect.connect = (req, opts) => {
+    const signal = opts[GIVE_UP_OPTION];
+    if (!(signal instanceof AbortSignal)) return connect(req, opts);
+    const shared = withConnect.connectOpts;
+    withConnect.connectOpts = { ...shared, signal };
+    try {
+      return connect(req, opts);
+    } finally {
+      withConnect.connectOpts = shared;
+    }
+  };
 }
 
 // agent-base opens a connection through its `connect` hook; each call is one new tunnel or

@@ -6,6 +6,12 @@ import { KeeperError } from '../core/errors.js';
 import { proxyFor, redactProxy } from './proxy-env.js';
 import type { HttpSettings } from './settings.js';
 
+/**
+ * The request option that carries the transport's give-up signal to a tunnelling proxy agent
+ * (node's http strips `signal` before the agent sees the options): see proxy-agents.ts.
+ */
+export const GIVE_UP_OPTION = 'keeperGiveUp';
+
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'private-token', 'x-api-key']);
 
 /**
@@ -68,4 +74,45 @@ export function proxyAuthRequired(http: HttpSettings, target: URL): KeeperError 
       details: { proxy: shown, host: target.host },
     },
   );
+}
+
+/**
+ * PROXY_REFUSED: the proxy answered for `target` itself with `status` (a CONNECT it refused, or its
+ * own error page), so the forge never saw the request and its status must not be reported as the
+ * forge's. The proxy is named with its password redacted.
+ */
+export function proxyRefused(http: HttpSettings, target: URL, status: number, reason: string): KeeperError {
+  const proxy = http.proxy ? proxyFor(http.proxy, target) : undefined;
+  const shown = proxy ? redactProxy(proxy) : 'the proxy';
+  const what = reason ? `HTTP ${status} ${reason}` : `HTTP ${status}`;
+  return new KeeperError(
+    'PROXY_REFUSED',
+    `${shown} refused to reach ${target.host}: ${what} (the proxy's answer, not the server's)`,
+    {
+      hint:
+        status >= 500
+          ? 'the proxy could not reach the server: check its upstream connection, or set no_proxy for this host if it is reachable directly'
+          : 'the proxy does not allow this host or port: ask its administrator, or set no_proxy for this host if it is reachable directly',
+      details: { proxy: shown, host: target.host, status },
+    },
+  );
+}
+
+// Proxies that name themselves in `Server:` on the error pages they write (no `Via:` there, since
+// nothing was forwarded). A forwarded answer from the origin keeps the origin's own Server header.
+const PROXY_SERVERS = /^(tinyproxy|squid|privoxy|cntlm|px|polipo|ziproxy|apache traffic server|ats)\b/i;
+
+/**
+ * Whether a plain-http error response came from the proxy rather than the origin: RFC 9209's
+ * `Proxy-Status` naming an error, Squid's `X-Squid-Error`, or a known proxy's `Server:` on a
+ * response that no hop forwarded (`Via` absent). Otherwise the answer is taken as the origin's.
+ */
+export function isProxyOwnAnswer(headers: Record<string, string | string[] | undefined>): boolean {
+  const one = (name: string): string => {
+    const v = headers[name];
+    return (Array.isArray(v) ? v.join(', ') : (v ?? '')).slice(0, 1024);
+  };
+  if (/;\s*error\s*=/i.test(one('proxy-status'))) return true;
+  if (one('x-squid-error') !== '') return true;
+  return one('via') === '' && PROXY_SERVERS.test(one('server').trim());
 }

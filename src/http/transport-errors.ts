@@ -26,6 +26,8 @@ export const TransportCode = {
   protocol: 'TRANSPORT_PROTOCOL',
   /** The server's TLS certificate was not accepted (untrusted CA, expired, wrong name). */
   certificate: 'TRANSPORT_CERTIFICATE',
+  /** The configured proxy refused the connection, could not be found, or opened no tunnel in time. */
+  proxyUnreachable: 'TRANSPORT_PROXY_UNREACHABLE',
 } as const;
 
 /** Options of a transport failure. */

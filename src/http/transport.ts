@@ -14,12 +14,17 @@ import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { HttpSettings } from './settings.js';
 import {
+  GIVE_UP_OPTION,
   isProxyAuthRefusal,
+  isProxyOwnAnswer,
   isSocksAuthRefusal,
   proxyAuthRequired,
+  proxyRefused,
   readableByProxy,
   withoutCredentials,
 } from './proxy-request.js';
+import { proxyFor, redactProxy } from './proxy-env.js';
+import type { KeeperError } from '../core/errors.js';
 import { ResponseBody } from './transport-body.js';
 import { fromSocketError, TransportCode, TransportError } from './transport-errors.js';
 
@@ -57,6 +62,18 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 300_000;
 const DEFAULT_BODY_TIMEOUT_MS = 300_000;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+// Failures to reach the proxy itself before any connection to it existed: no path out.
+const PROXY_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+]);
 
 /**
  * Sends one HTTP(S) request and resolves once the response head arrived. Rejects with a
@@ -109,8 +126,14 @@ function sendOnce(
     }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const proxy = readableByProxy(http, target);
+    // The proxy this request goes through, whatever the scheme: reaching it is reaching out at all.
+    const via = http.proxy ? proxyFor(http.proxy, target) : undefined;
+    let connected = false;
+    // Aborted when this request is given up on: closes a proxy connection still opening a tunnel.
+    const giveUp = new AbortController();
     const req: ClientRequest = send(target, {
       method,
+      ...{ [GIVE_UP_OPTION]: giveUp.signal },
       // A plain-http request through a proxy is readable by it: the token and cookies stay home.
       headers: proxy ? withoutCredentials(options.headers) : options.headers,
       agent: http.agentFor(target),
@@ -128,6 +151,7 @@ function sendOnce(
       if (settled) return;
       stopWaiting();
       req.destroy();
+      giveUp.abort();
       reject(err);
     };
     const onAbort = (): void =>
@@ -137,6 +161,17 @@ function sendOnce(
       if (ms > 0)
         timer = setTimeout(() => fail(new TransportError(code, url, `${what} within ${ms} ms`)), ms);
     };
+    const waitForConnection = (): void =>
+      via
+        ? waitFor(
+            connectTimeoutMs,
+            TransportCode.proxyUnreachable,
+            `no connection through ${redactProxy(via)}`,
+          )
+        : waitFor(connectTimeoutMs, TransportCode.connectTimeout, 'no connection');
+    // A tunnel (CONNECT, SOCKS) hands the request its socket only once it is open; until then the
+    // connect timeout covers reaching the proxy and its answer, so a silent proxy cannot hang a run.
+    if (via && (target.protocol === 'https:' || via.protocol.startsWith('socks'))) waitForConnection();
 
     signal?.addEventListener('abort', onAbort, { once: true });
     // The proxy's answer to CONNECT: a failed one is replayed as this request's response.
@@ -144,11 +179,13 @@ function sendOnce(
     req.once('proxyConnect', (answer: { statusCode?: number }) => (tunnelStatus = answer.statusCode));
     req.once('socket', (socket: Socket) => {
       if (!socket.connecting) {
+        connected = true;
         waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
         return;
       }
-      waitFor(connectTimeoutMs, TransportCode.connectTimeout, 'no connection');
+      waitForConnection();
       socket.once('connect', () => {
+        connected = true;
         http.reach.noteAnswer();
         if (!settled) waitFor(headersTimeoutMs, TransportCode.headersTimeout, 'no response head');
       });
@@ -168,6 +205,17 @@ function sendOnce(
         return;
       }
       const mapped = fromSocketError(err, url);
+      if (via && !connected && PROXY_DOWN_CODES.has(mapped.code)) {
+        fail(
+          new TransportError(
+            TransportCode.proxyUnreachable,
+            url,
+            `${redactProxy(via)} cannot be reached: ${mapped.message}`,
+            { cause: err },
+          ),
+        );
+        return;
+      }
       if (mayRetry && req.reusedSocket && IDEMPOTENT.has(method) && STALE_SOCKET_CODES.has(mapped.code)) {
         fail(new StaleSocketError(mapped.code, url, mapped.message, { cause: err }));
         return;
@@ -181,10 +229,13 @@ function sendOnce(
       }
       stopWaiting();
       http.reach.noteAnswer();
-      if (http.proxy && isProxyAuthRefusal(res.statusCode ?? 0, tunnelStatus)) {
+      const refusal = http.proxy
+        ? proxyRefusal(http, target, res, tunnelStatus, proxy !== undefined)
+        : undefined;
+      if (refusal) {
         res.destroy();
         req.destroy();
-        reject(proxyAuthRequired(http, target));
+        reject(refusal);
         return;
       }
       body = new ResponseBody(res, req, {
@@ -198,6 +249,29 @@ function sendOnce(
     });
     req.end();
   });
+}
+
+/**
+ * The proxy's own refusal of a request, when the response is one: credentials refused (407, or a
+ * 401 to CONNECT), a CONNECT answered with anything but 2xx (https-proxy-agent replays that answer
+ * as the response), or on plain http the proxy's own error page. Undefined: the origin answered.
+ */
+function proxyRefusal(
+  http: HttpSettings,
+  target: URL,
+  res: IncomingMessage,
+  tunnelStatus: number | undefined,
+  readable: boolean,
+): KeeperError | undefined {
+  const status = res.statusCode ?? 0;
+  if (isProxyAuthRefusal(status, tunnelStatus)) return proxyAuthRequired(http, target);
+  const reason = (res.statusMessage ?? '').slice(0, 100);
+  if (tunnelStatus !== undefined && (tunnelStatus < 200 || tunnelStatus > 299)) {
+    return proxyRefused(http, target, tunnelStatus, reason);
+  }
+  if (readable && status >= 400 && isProxyOwnAnswer(res.headers))
+    return proxyRefused(http, target, status, reason);
+  return undefined;
 }
 
 /** Body length the head promises, when there is a body whose length it states. */

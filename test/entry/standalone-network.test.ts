@@ -90,9 +90,10 @@ void describe('standalone executable: proxy and certificates', () => {
     }
     assert.ok(update);
 
-    // A proxy that is not there fails the app: the executable never falls back to a direct line.
+    // A proxy that is not there is no path out: the run is offline (exit 75), and the executable
+    // never falls back to a direct line.
     const dead = await update({ SSL_CERT_FILE: ca.caFile, HTTPS_PROXY: 'http://127.0.0.1:1' });
-    assert.equal(dead.code, 1, dead.stdout + dead.stderr);
-    assert.equal(dead.json?.apps[0]?.status, 'failed');
+    assert.equal(dead.code, 75, dead.stdout + dead.stderr);
+    assert.equal(dead.json?.apps[0]?.status, 'offline');
   });
 });

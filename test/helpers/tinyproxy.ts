@@ -26,6 +26,8 @@ export interface Tinyproxy {
 /** Options of `startTinyproxy`. */
 export interface TinyproxyOptions {
   auth?: { user: string; password: string };
+  /** More config lines (e.g. `ConnectPort 443`, which refuses CONNECT to other ports with 403). */
+  extraConfig?: string[];
   /** Run the proxy through this command prefix (e.g. `unshare -m …`); default none. */
   wrap?: (command: string, args: string[]) => [string, string[]];
 }
@@ -50,6 +52,7 @@ export async function startTinyproxy(opts: TinyproxyOptions = {}): Promise<Tinyp
       `PidFile "${join(dir, 'tinyproxy.pid')}"`,
       'MaxClients 400',
       ...(opts.auth ? [`BasicAuth ${opts.auth.user} ${opts.auth.password}`] : []),
+      ...(opts.extraConfig ?? []),
       '',
     ].join('\n'),
   );
