@@ -223,11 +223,7 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
 
     for (const [step, problem, fix] of [
       [r[17], /is writable by its group/, /chmod go-w \/etc\/appimage-keeper\/apps\/sysapp\.yml/],
-      [
-        r[19],
-        /is owned by uid 65534, not root/,
-        /chown -h root:root \/etc\/appimage-keeper\/apps\/sysapp\.yml/,
-      ],
+      [r[19], /is owned by uid 65534, not root/, /chown root:root \/etc\/appimage-keeper\/apps\/sysapp\.yml/],
     ] as const) {
       assert.equal(step?.code, 2, `${step?.stdout}${step?.stderr}`);
       const error = json<{ error: { code: string; message: string; hint: string } }>(step).error;

@@ -1,0 +1,216 @@
+// A `--system` run judges what a link points to, and every folder above it up to /, before it reads a
+// recipe or runs a resolver as root (as sudo and sshd's StrictModes judge their files): a link in
+// apps/ to another account's folder, a linked recipe file or folder, and an absolute script_path in a
+// folder others can write are refused by validate, update and doctor; root-only links still work.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { CLI_PATH } from '../../helpers/run-cli.js';
+import {
+  namespaceUnavailable,
+  NOBODY,
+  runInSystemNamespace,
+  type StepResult,
+} from '../../helpers/system-namespace.js';
+
+// Below a tmpfs of the namespace (root's, 0755, as are /usr/local and /usr): only what a case sets up differs.
+const AK = '/usr/local/share/ak';
+const cfg = (id: string): string => `${AK}/cfg-${id}`;
+const cli = (id: string, ...args: string[]): string[] => [
+  process.execPath,
+  CLI_PATH,
+  '--system',
+  '--config-dir',
+  cfg(id),
+  '--json',
+  ...args,
+];
+
+// The resolver leaves a mark when root runs it, then names a download nobody serves.
+const RESOLVER = [
+  '#!/bin/bash',
+  `touch ${AK}/ran-"$APP_NAME"`,
+  'echo "http://127.0.0.1:9/$APP_NAME.AppImage"',
+  'echo 1.0',
+].join('\n');
+
+const recipe = (name: string, script: string): string =>
+  `name: ${name}\nstrategy:\n  strategy: script\n  script_path: ${script}\n`;
+
+// Each case in its own config folder, so one refusal does not hide another.
+const SETUP = [
+  'set -e',
+  `mkdir -p ${AK}/safe-bin`,
+  `printf '%s\\n' '${RESOLVER.replaceAll("'", "'\\''")}' > ${AK}/safe-bin/resolver.sh`,
+  `chmod 755 ${AK}/safe-bin/resolver.sh`,
+  ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => `mkdir -p ${cfg(id)}/apps`),
+  // a: a root-owned link in apps/ to a folder (recipe and resolver) owned by nobody.
+  `mkdir ${AK}/nobody-a`,
+  `printf '%s' '${recipe('a', 'resolver.sh')}' > ${AK}/nobody-a/a.yml`,
+  `cp ${AK}/safe-bin/resolver.sh ${AK}/nobody-a/resolver.sh`,
+  `chown -R ${NOBODY}:${NOBODY} ${AK}/nobody-a`,
+  `ln -s ${AK}/nobody-a ${cfg('a')}/apps/a`,
+  // b: a linked recipe file owned by nobody, in a root-only folder.
+  `mkdir ${AK}/b-recipes`,
+  `printf '%s' '${recipe('b', `${AK}/safe-bin/resolver.sh`)}' > ${AK}/b-recipes/b.yml`,
+  `chown ${NOBODY} ${AK}/b-recipes/b.yml`,
+  `ln -s ${AK}/b-recipes/b.yml ${cfg('b')}/apps/b.yml`,
+  // c: a linked recipe folder, root's, whose parent its group can write.
+  `mkdir -p ${AK}/c-parent/c && chmod 775 ${AK}/c-parent`,
+  `printf '%s' '${recipe('c', `${AK}/safe-bin/resolver.sh`)}' > ${AK}/c-parent/c/c.yml`,
+  `ln -s ${AK}/c-parent/c ${cfg('c')}/apps/c`,
+  // d: an absolute script_path, root's, in a folder owned by nobody.
+  `mkdir ${AK}/d-bin && cp -p ${AK}/safe-bin/resolver.sh ${AK}/d-bin/ && chown ${NOBODY} ${AK}/d-bin`,
+  `printf '%s' '${recipe('d', `${AK}/d-bin/resolver.sh`)}' > ${cfg('d')}/apps/d.yml`,
+  // e: an absolute script_path two folders below one its group can write.
+  `mkdir -p ${AK}/e-parent/bin && chmod 775 ${AK}/e-parent && cp -p ${AK}/safe-bin/resolver.sh ${AK}/e-parent/bin/`,
+  `printf '%s' '${recipe('e', `${AK}/e-parent/bin/resolver.sh`)}' > ${cfg('e')}/apps/e.yml`,
+  // f: an absolute script_path in a root-owned sticky folder anyone can write (like /tmp).
+  `mkdir ${AK}/f-tmp && chmod 1777 ${AK}/f-tmp && cp -p ${AK}/safe-bin/resolver.sh ${AK}/f-tmp/`,
+  `printf '%s' '${recipe('f', `${AK}/f-tmp/resolver.sh`)}' > ${cfg('f')}/apps/f.yml`,
+  // s: links everywhere, all of them root's alone: the apps folder and the script's folder.
+  `mkdir -p ${cfg('s')} ${AK}/s-apps && ln -s ${AK}/s-apps ${cfg('s')}/apps && ln -s ${AK}/safe-bin ${AK}/s-link`,
+  `printf '%s' '${recipe('s', `${AK}/s-link/resolver.sh`)}' > ${AK}/s-apps/s.yml`,
+].join('\n');
+
+interface Failure {
+  error: { code: string; message: string; hint: string };
+}
+interface Validate {
+  apps: { name: string; ok: boolean; error?: Failure['error'] }[];
+}
+interface Update {
+  apps: { name: string; status: string; error: Failure['error'] | null }[];
+}
+interface Doctor {
+  checks: { id: string; status: string; message: string; hint: string | null }[];
+}
+
+function json<T>(r: StepResult | undefined): T {
+  assert.ok(r, 'step ran');
+  try {
+    return JSON.parse(r.stdout) as T;
+  } catch {
+    assert.fail(`not one JSON document (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+const skip = await namespaceUnavailable();
+if (skip) console.log(`# skipping the --system symlink tests: ${skip}`);
+
+void describe(
+  '--system judges links by their targets and the folders above them',
+  { skip: skip !== undefined },
+  () => {
+    let home: string;
+    let env: NodeJS.ProcessEnv;
+    before(async () => {
+      home = await mkdtemp(join(tmpdir(), 'ak-syslinks-'));
+      env = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, 'config'),
+        XDG_STATE_HOME: join(home, 'state'),
+        NO_COLOR: '1',
+        LANG: 'C.UTF-8',
+        APPIMAGE_KEEPER_PROXY_BUILTINS: '',
+      };
+    });
+    after(async () => {
+      await rm(home, { recursive: true, force: true });
+    });
+
+    void test('linked folders and files of other accounts, and scripts in folders others can write, are refused', async () => {
+      const ids = ['a', 'b', 'c', 'd', 'e', 'f', 's'] as const;
+      const r = await runInSystemNamespace(
+        [
+          { shell: SETUP },
+          ...ids.flatMap((id) => [{ argv: cli(id, 'validate') }, { argv: cli(id, 'update') }]),
+          { argv: cli('a', 'doctor') },
+          { argv: cli('d', 'doctor') },
+          { shell: `ls ${AK}` },
+        ],
+        { env, umask: '022' },
+      );
+      assert.equal(r[0]?.code, 0, r[0]?.stderr);
+      const step = (id: (typeof ids)[number], cmd: 'validate' | 'update'): StepResult | undefined =>
+        r[1 + 2 * ids.indexOf(id) + (cmd === 'update' ? 1 : 0)];
+      const marks = (r.at(-1)?.stdout ?? '').split('\n').filter((n) => n.startsWith('ran-'));
+
+      // Root-only links are followed as before: the recipe is valid and its resolver runs.
+      assert.equal(step('s', 'validate')?.code, 0, step('s', 'validate')?.stdout);
+      assert.deepEqual(marks, ['ran-s'], 'only the root-only resolver ran');
+
+      // a, b, c: the configuration itself reaches a file others can change; nothing is read (exit 2).
+      for (const [id, problem, fix] of [
+        [
+          'a',
+          new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root`),
+          `chown root:root ${AK}/nobody-a`,
+        ],
+        [
+          'b',
+          new RegExp(`${AK}/b-recipes/b.yml is owned by uid ${NOBODY}, not root`),
+          `chown root:root ${AK}/b-recipes/b.yml`,
+        ],
+        [
+          'c',
+          new RegExp(`${AK}/c-parent is writable by its group \\(mode 775\\)`),
+          `chmod go-w ${AK}/c-parent`,
+        ],
+      ] as const) {
+        for (const cmd of ['validate', 'update'] as const) {
+          const res = step(id, cmd);
+          assert.equal(res?.code, 2, `${id} ${cmd}: ${res?.stdout}${res?.stderr}`);
+          const { error } = json<Failure>(res);
+          assert.equal(error.code, 'SYSTEM_CONFIG_UNSAFE', `${id} ${cmd}`);
+          assert.match(error.message, problem);
+          assert.ok(error.hint.includes(fix), `${id} ${cmd}: ${error.hint}`);
+        }
+      }
+
+      // d, e, f: the recipe is root's but its script is not root's alone: that app is refused, named.
+      for (const [id, problem, fix] of [
+        [
+          'd',
+          new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
+          `chown root:root ${AK}/d-bin`,
+        ],
+        [
+          'e',
+          new RegExp(`${AK}/e-parent is writable by its group \\(mode 775\\)`),
+          `chmod go-w ${AK}/e-parent`,
+        ],
+        ['f', new RegExp(`${AK}/f-tmp is writable by everyone \\(mode 1777\\)`), `chmod go-w ${AK}/f-tmp`],
+      ] as const) {
+        const validate = json<Validate>(step(id, 'validate'));
+        assert.equal(step(id, 'validate')?.code, 1, step(id, 'validate')?.stdout);
+        const app = validate.apps.find((a) => a.name === id);
+        assert.equal(app?.ok, false, JSON.stringify(validate));
+        assert.equal(app.error?.code, 'SYSTEM_CONFIG_UNSAFE');
+        assert.match(app.error.message, problem);
+        assert.ok(app.error.hint.includes(fix), app.error.hint);
+        const update = json<Update>(step(id, 'update'));
+        const outcome = update.apps.find((a) => a.name === id);
+        assert.equal(outcome?.status, 'failed', JSON.stringify(update));
+        assert.equal(outcome.error?.code, 'SYSTEM_CONFIG_UNSAFE');
+      }
+
+      // doctor names the offending path, its owner and mode, and the fix.
+      const perms = (i: number) => json<Doctor>(r.at(i)).checks.find((c) => c.id === 'system-permissions');
+      const a = perms(-3);
+      assert.equal(a?.status, 'fail', JSON.stringify(a));
+      assert.match(
+        a.message,
+        new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
+      );
+      assert.match(a.hint ?? '', new RegExp(`chown root:root ${AK}/nobody-a`));
+      const d = perms(-2);
+      assert.equal(d?.status, 'fail', JSON.stringify(d));
+      assert.match(d.message, new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`));
+      assert.match(d.hint ?? '', new RegExp(`chown root:root ${AK}/d-bin`));
+    });
+  },
+);
