@@ -45,7 +45,7 @@ const SETUP = [
   `mkdir -p ${AK}/safe-bin`,
   `printf '%s\\n' '${RESOLVER.replaceAll("'", "'\\''")}' > ${AK}/safe-bin/resolver.sh`,
   `chmod 755 ${AK}/safe-bin/resolver.sh`,
-  ...['a', 'b', 'c', 'd', 'e', 'f'].map((id) => `mkdir -p ${cfg(id)}/apps`),
+  ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => `mkdir -p ${cfg(id)}/apps`),
   // a: a root-owned link in apps/ to a folder (recipe and resolver) owned by nobody.
   `mkdir ${AK}/nobody-a`,
   `printf '%s' '${recipe('a', 'resolver.sh')}' > ${AK}/nobody-a/a.yml`,
@@ -70,9 +70,13 @@ const SETUP = [
   // f: an absolute script_path in a root-owned sticky folder anyone can write (like /tmp).
   `mkdir ${AK}/f-tmp && chmod 1777 ${AK}/f-tmp && cp -p ${AK}/safe-bin/resolver.sh ${AK}/f-tmp/`,
   `printf '%s' '${recipe('f', `${AK}/f-tmp/resolver.sh`)}' > ${cfg('f')}/apps/f.yml`,
+  // g: a root recipe beside a link in apps/ that leads, through two links, back to itself.
+  `ln -s ${AK}/g-loop2 ${AK}/g-loop && ln -s ${AK}/g-loop ${AK}/g-loop2 && ln -s ${AK}/g-loop ${cfg('g')}/apps/loop.yml`,
+  `printf '%s' '${recipe('g', `${AK}/safe-bin/resolver.sh`)}' > ${cfg('g')}/apps/g.yml`,
   // s: links everywhere, all of them root's alone: the apps folder and the script's folder.
   `mkdir -p ${cfg('s')} ${AK}/s-apps && ln -s ${AK}/s-apps ${cfg('s')}/apps && ln -s ${AK}/safe-bin ${AK}/s-link`,
   `printf '%s' '${recipe('s', `${AK}/s-link/resolver.sh`)}' > ${AK}/s-apps/s.yml`,
+  `ln -s ${AK}/s-apps ${AK}/s-apps/back-up`,
 ].join('\n');
 
 interface Failure {
@@ -104,11 +108,20 @@ void describe(
   '--system judges links by their targets and the folders above them',
   { skip: skip !== undefined },
   () => {
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 's'] as const;
+    type Id = (typeof ids)[number];
     let home: string;
-    let env: NodeJS.ProcessEnv;
+    let r: StepResult[] = [];
+    const step = (id: Id, cmd: 'validate' | 'update'): StepResult | undefined =>
+      r[1 + 2 * ids.indexOf(id) + (cmd === 'update' ? 1 : 0)];
+    const ran = (): string[] => (r.at(-1)?.stdout ?? '').split('\n').filter((n) => n.startsWith('ran-'));
+    const permissions = (at: number) =>
+      json<Doctor>(r.at(at)).checks.find((c) => c.id === 'system-permissions');
+
+    // One namespace for every case (each in its own config folder); each test reads its steps.
     before(async () => {
       home = await mkdtemp(join(tmpdir(), 'ak-syslinks-'));
-      env = {
+      const env = {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: home,
         XDG_CONFIG_HOME: join(home, 'config'),
@@ -117,14 +130,7 @@ void describe(
         LANG: 'C.UTF-8',
         APPIMAGE_KEEPER_PROXY_BUILTINS: '',
       };
-    });
-    after(async () => {
-      await rm(home, { recursive: true, force: true });
-    });
-
-    void test('linked folders and files of other accounts, and scripts in folders others can write, are refused', async () => {
-      const ids = ['a', 'b', 'c', 'd', 'e', 'f', 's'] as const;
-      const r = await runInSystemNamespace(
+      r = await runInSystemNamespace(
         [
           { shell: SETUP },
           ...ids.flatMap((id) => [{ argv: cli(id, 'validate') }, { argv: cli(id, 'update') }]),
@@ -135,82 +141,123 @@ void describe(
         { env, umask: '022' },
       );
       assert.equal(r[0]?.code, 0, r[0]?.stderr);
-      const step = (id: (typeof ids)[number], cmd: 'validate' | 'update'): StepResult | undefined =>
-        r[1 + 2 * ids.indexOf(id) + (cmd === 'update' ? 1 : 0)];
-      const marks = (r.at(-1)?.stdout ?? '').split('\n').filter((n) => n.startsWith('ran-'));
+    });
+    after(async () => {
+      await rm(home, { recursive: true, force: true });
+    });
 
-      // Root-only links are followed as before: the recipe is valid and its resolver runs.
+    // The configuration itself reaches something others can change: nothing is read (exit 2).
+    const refusesConfig = (id: Id, problem: RegExp, fix: string): void => {
+      for (const cmd of ['validate', 'update'] as const) {
+        const res = step(id, cmd);
+        assert.equal(res?.code, 2, `${id} ${cmd}: ${res?.stdout}${res?.stderr}`);
+        const { error } = json<Failure>(res);
+        assert.equal(error.code, 'SYSTEM_CONFIG_UNSAFE', `${id} ${cmd}`);
+        assert.match(error.message, problem);
+        assert.ok(error.hint.includes(fix), `${id} ${cmd}: ${error.hint}`);
+      }
+      assert.ok(!ran().includes(`ran-${id}`), `root ran the resolver of ${id}`);
+    };
+
+    // The recipe is root's, its script is not root's alone: that app is refused and named.
+    const refusesScript = (id: Id, problem: RegExp, fix: string): void => {
+      const validate = json<Validate>(step(id, 'validate'));
+      assert.equal(step(id, 'validate')?.code, 1, step(id, 'validate')?.stdout);
+      const app = validate.apps.find((a) => a.name === id);
+      assert.equal(app?.ok, false, JSON.stringify(validate));
+      assert.equal(app.error?.code, 'SYSTEM_CONFIG_UNSAFE');
+      assert.match(app.error.message, problem);
+      assert.ok(app.error.hint.includes(fix), app.error.hint);
+      const update = json<Update>(step(id, 'update'));
+      const outcome = update.apps.find((a) => a.name === id);
+      assert.equal(outcome?.status, 'failed', JSON.stringify(update));
+      assert.equal(outcome.error?.code, 'SYSTEM_CONFIG_UNSAFE');
+      assert.ok(!ran().includes(`ran-${id}`), `root ran the resolver of ${id}`);
+    };
+
+    void test('root-only links (and a link back up the tree) are followed as before', () => {
       assert.equal(step('s', 'validate')?.code, 0, step('s', 'validate')?.stdout);
-      assert.deepEqual(marks, ['ran-s'], 'only the root-only resolver ran');
+      assert.deepEqual(
+        json<Validate>(step('s', 'validate')).apps.map((a) => [a.name, a.ok]),
+        [['s', true]],
+      );
+      assert.deepEqual(ran(), ['ran-g', 'ran-s'], 'only the root-only resolvers ran');
+    });
 
-      // a, b, c: the configuration itself reaches a file others can change; nothing is read (exit 2).
-      for (const [id, problem, fix] of [
-        [
-          'a',
-          new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root`),
-          `chown root:root ${AK}/nobody-a`,
-        ],
-        [
-          'b',
-          new RegExp(`${AK}/b-recipes/b.yml is owned by uid ${NOBODY}, not root`),
-          `chown root:root ${AK}/b-recipes/b.yml`,
-        ],
-        [
-          'c',
-          new RegExp(`${AK}/c-parent is writable by its group \\(mode 775\\)`),
-          `chmod go-w ${AK}/c-parent`,
-        ],
-      ] as const) {
-        for (const cmd of ['validate', 'update'] as const) {
-          const res = step(id, cmd);
-          assert.equal(res?.code, 2, `${id} ${cmd}: ${res?.stdout}${res?.stderr}`);
-          const { error } = json<Failure>(res);
-          assert.equal(error.code, 'SYSTEM_CONFIG_UNSAFE', `${id} ${cmd}`);
-          assert.match(error.message, problem);
-          assert.ok(error.hint.includes(fix), `${id} ${cmd}: ${error.hint}`);
-        }
-      }
-
-      // d, e, f: the recipe is root's but its script is not root's alone: that app is refused, named.
-      for (const [id, problem, fix] of [
-        [
-          'd',
-          new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
-          `chown root:root ${AK}/d-bin`,
-        ],
-        [
-          'e',
-          new RegExp(`${AK}/e-parent is writable by its group \\(mode 775\\)`),
-          `chmod go-w ${AK}/e-parent`,
-        ],
-        ['f', new RegExp(`${AK}/f-tmp is writable by everyone \\(mode 1777\\)`), `chmod go-w ${AK}/f-tmp`],
-      ] as const) {
-        const validate = json<Validate>(step(id, 'validate'));
-        assert.equal(step(id, 'validate')?.code, 1, step(id, 'validate')?.stdout);
-        const app = validate.apps.find((a) => a.name === id);
-        assert.equal(app?.ok, false, JSON.stringify(validate));
-        assert.equal(app.error?.code, 'SYSTEM_CONFIG_UNSAFE');
-        assert.match(app.error.message, problem);
-        assert.ok(app.error.hint.includes(fix), app.error.hint);
-        const update = json<Update>(step(id, 'update'));
-        const outcome = update.apps.find((a) => a.name === id);
-        assert.equal(outcome?.status, 'failed', JSON.stringify(update));
-        assert.equal(outcome.error?.code, 'SYSTEM_CONFIG_UNSAFE');
-      }
-
-      // doctor names the offending path, its owner and mode, and the fix.
-      const perms = (i: number) => json<Doctor>(r.at(i)).checks.find((c) => c.id === 'system-permissions');
-      const a = perms(-3);
-      assert.equal(a?.status, 'fail', JSON.stringify(a));
+    void test("a root-owned link in apps/ to nobody's folder: refused, its resolver never runs, doctor names it", () => {
+      refusesConfig(
+        'a',
+        new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
+        `chown root:root ${AK}/nobody-a`,
+      );
+      const doctor = permissions(-3);
+      assert.equal(doctor?.status, 'fail', JSON.stringify(doctor));
       assert.match(
-        a.message,
+        doctor.message,
         new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
       );
-      assert.match(a.hint ?? '', new RegExp(`chown root:root ${AK}/nobody-a`));
-      const d = perms(-2);
-      assert.equal(d?.status, 'fail', JSON.stringify(d));
-      assert.match(d.message, new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`));
-      assert.match(d.hint ?? '', new RegExp(`chown root:root ${AK}/d-bin`));
+      assert.match(doctor.hint ?? '', new RegExp(`chown root:root ${AK}/nobody-a`));
+    });
+
+    void test('a linked recipe file nobody owns is refused', () => {
+      refusesConfig(
+        'b',
+        new RegExp(`${AK}/b-recipes/b.yml is owned by uid ${NOBODY}, not root \\(mode 644\\)`),
+        `chown root:root ${AK}/b-recipes/b.yml`,
+      );
+    });
+
+    void test('a linked recipe folder below a group-writable folder is refused', () => {
+      refusesConfig(
+        'c',
+        new RegExp(`${AK}/c-parent is writable by its group \\(mode 775\\)`),
+        `chmod go-w ${AK}/c-parent`,
+      );
+    });
+
+    void test('an absolute script_path in a folder nobody owns: validate, update and doctor refuse it', () => {
+      refusesScript(
+        'd',
+        new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
+        `chown root:root ${AK}/d-bin`,
+      );
+      const doctor = permissions(-2);
+      assert.equal(doctor?.status, 'fail', JSON.stringify(doctor));
+      assert.match(
+        doctor.message,
+        new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
+      );
+      assert.match(doctor.hint ?? '', new RegExp(`chown root:root ${AK}/d-bin`));
+    });
+
+    void test('an absolute script_path two folders below a group-writable one is refused', () => {
+      refusesScript(
+        'e',
+        new RegExp(`${AK}/e-parent is writable by its group \\(mode 775\\)`),
+        `chmod go-w ${AK}/e-parent`,
+      );
+    });
+
+    void test('an absolute script_path in a sticky folder anyone can write (like /tmp) is refused', () => {
+      refusesScript(
+        'f',
+        new RegExp(`${AK}/f-tmp is writable by everyone \\(mode 1777\\)`),
+        `chmod go-w ${AK}/f-tmp`,
+      );
+    });
+
+    void test('a loop of links in apps/ is passed over, not followed forever nor a refusal', () => {
+      assert.equal(step('g', 'validate')?.code, 0, step('g', 'validate')?.stdout);
+      const validate = json<Validate & { skipped: { path: string }[] }>(step('g', 'validate'));
+      assert.deepEqual(
+        validate.apps.map((a) => [a.name, a.ok]),
+        [['g', true]],
+      );
+      assert.deepEqual(
+        validate.skipped.map((e) => e.path),
+        [`${cfg('g')}/apps/loop.yml`],
+      );
+      assert.ok(ran().includes('ran-g'), ran().join());
     });
   },
 );
