@@ -12,6 +12,8 @@ import {
   namespaceUnavailable,
   NOBODY,
   runInSystemNamespace,
+  stepJson,
+  type DoctorJson,
   type StepResult,
 } from '../../helpers/system-namespace.js';
 
@@ -88,18 +90,6 @@ interface Validate {
 interface Update {
   apps: { name: string; status: string; error: Failure['error'] | null }[];
 }
-interface Doctor {
-  checks: { id: string; status: string; message: string; hint: string | null }[];
-}
-
-function json<T>(r: StepResult | undefined): T {
-  assert.ok(r, 'step ran');
-  try {
-    return JSON.parse(r.stdout) as T;
-  } catch {
-    assert.fail(`not one JSON document (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  }
-}
 
 const skip = await namespaceUnavailable();
 if (skip) console.log(`# skipping the --system symlink tests: ${skip}`);
@@ -115,8 +105,13 @@ void describe(
     const step = (id: Id, cmd: 'validate' | 'update'): StepResult | undefined =>
       r[1 + 2 * ids.indexOf(id) + (cmd === 'update' ? 1 : 0)];
     const ran = (): string[] => (r.at(-1)?.stdout ?? '').split('\n').filter((n) => n.startsWith('ran-'));
-    const permissions = (at: number) =>
-      json<Doctor>(r.at(at)).checks.find((c) => c.id === 'system-permissions');
+    // doctor's system-permissions check (step `at`) fails naming the path, owner, mode and fix.
+    const doctorFails = (at: number, problem: RegExp, fix: string): void => {
+      const check = stepJson<DoctorJson>(r.at(at)).checks.find((c) => c.id === 'system-permissions');
+      assert.equal(check?.status, 'fail', JSON.stringify(check));
+      assert.match(check.message, problem);
+      assert.ok(check.hint?.includes(fix), check.hint ?? '');
+    };
 
     // One namespace for every case (each in its own config folder); each test reads its steps.
     before(async () => {
@@ -151,7 +146,7 @@ void describe(
       for (const cmd of ['validate', 'update'] as const) {
         const res = step(id, cmd);
         assert.equal(res?.code, 2, `${id} ${cmd}: ${res?.stdout}${res?.stderr}`);
-        const { error } = json<Failure>(res);
+        const { error } = stepJson<Failure>(res);
         assert.equal(error.code, 'SYSTEM_CONFIG_UNSAFE', `${id} ${cmd}`);
         assert.match(error.message, problem);
         assert.ok(error.hint.includes(fix), `${id} ${cmd}: ${error.hint}`);
@@ -161,14 +156,14 @@ void describe(
 
     // The recipe is root's, its script is not root's alone: that app is refused and named.
     const refusesScript = (id: Id, problem: RegExp, fix: string): void => {
-      const validate = json<Validate>(step(id, 'validate'));
+      const validate = stepJson<Validate>(step(id, 'validate'));
       assert.equal(step(id, 'validate')?.code, 1, step(id, 'validate')?.stdout);
       const app = validate.apps.find((a) => a.name === id);
       assert.equal(app?.ok, false, JSON.stringify(validate));
       assert.equal(app.error?.code, 'SYSTEM_CONFIG_UNSAFE');
       assert.match(app.error.message, problem);
       assert.ok(app.error.hint.includes(fix), app.error.hint);
-      const update = json<Update>(step(id, 'update'));
+      const update = stepJson<Update>(step(id, 'update'));
       const outcome = update.apps.find((a) => a.name === id);
       assert.equal(outcome?.status, 'failed', JSON.stringify(update));
       assert.equal(outcome.error?.code, 'SYSTEM_CONFIG_UNSAFE');
@@ -178,77 +173,86 @@ void describe(
     void test('root-only links (and a link back up the tree) are followed as before', () => {
       assert.equal(step('s', 'validate')?.code, 0, step('s', 'validate')?.stdout);
       assert.deepEqual(
-        json<Validate>(step('s', 'validate')).apps.map((a) => [a.name, a.ok]),
+        stepJson<Validate>(step('s', 'validate')).apps.map((a) => [a.name, a.ok]),
         [['s', true]],
       );
       assert.deepEqual(ran(), ['ran-g', 'ran-s'], 'only the root-only resolvers ran');
     });
 
-    void test("a root-owned link in apps/ to nobody's folder: refused, its resolver never runs, doctor names it", () => {
-      refusesConfig(
-        'a',
-        new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
-        `chown root:root ${AK}/nobody-a`,
-      );
-      const doctor = permissions(-3);
-      assert.equal(doctor?.status, 'fail', JSON.stringify(doctor));
-      assert.match(
-        doctor.message,
-        new RegExp(`${AK}/nobody-a is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
-      );
-      assert.match(doctor.hint ?? '', new RegExp(`chown root:root ${AK}/nobody-a`));
-    });
-
-    void test('a linked recipe file nobody owns is refused', () => {
-      refusesConfig(
-        'b',
-        new RegExp(`${AK}/b-recipes/b.yml is owned by uid ${NOBODY}, not root \\(mode 644\\)`),
-        `chown root:root ${AK}/b-recipes/b.yml`,
-      );
-    });
-
-    void test('a linked recipe folder below a group-writable folder is refused', () => {
-      refusesConfig(
-        'c',
-        new RegExp(`${AK}/c-parent is writable by its group \\(mode 775\\)`),
-        `chmod go-w ${AK}/c-parent`,
-      );
-    });
-
-    void test('an absolute script_path in a folder nobody owns: validate, update and doctor refuse it', () => {
-      refusesScript(
-        'd',
-        new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
-        `chown root:root ${AK}/d-bin`,
-      );
-      const doctor = permissions(-2);
-      assert.equal(doctor?.status, 'fail', JSON.stringify(doctor));
-      assert.match(
-        doctor.message,
-        new RegExp(`${AK}/d-bin is owned by uid ${NOBODY}, not root \\(mode 755\\)`),
-      );
-      assert.match(doctor.hint ?? '', new RegExp(`chown root:root ${AK}/d-bin`));
-    });
-
-    void test('an absolute script_path two folders below a group-writable one is refused', () => {
-      refusesScript(
-        'e',
-        new RegExp(`${AK}/e-parent is writable by its group \\(mode 775\\)`),
-        `chmod go-w ${AK}/e-parent`,
-      );
-    });
-
-    void test('an absolute script_path in a sticky folder anyone can write (like /tmp) is refused', () => {
-      refusesScript(
-        'f',
-        new RegExp(`${AK}/f-tmp is writable by everyone \\(mode 1777\\)`),
-        `chmod go-w ${AK}/f-tmp`,
-      );
-    });
+    // Each case: what is refused (the config: the whole run; a script: its app), the path named with
+    // its owner or mode, the fix, and the doctor step that also names it.
+    const refused: {
+      id: Id;
+      title: string;
+      refuses: (id: Id, problem: RegExp, fix: string) => void;
+      path: string;
+      problem: string;
+      fix: string;
+      doctorStep?: number;
+    }[] = [
+      {
+        id: 'a',
+        title:
+          "a root-owned link in apps/ to nobody's folder: refused, its resolver never runs, doctor names it",
+        refuses: refusesConfig,
+        path: `${AK}/nobody-a`,
+        problem: `is owned by uid ${NOBODY}, not root \\(mode 755\\)`,
+        fix: 'chown root:root',
+        doctorStep: -3,
+      },
+      {
+        id: 'b',
+        title: 'a linked recipe file nobody owns is refused',
+        refuses: refusesConfig,
+        path: `${AK}/b-recipes/b.yml`,
+        problem: `is owned by uid ${NOBODY}, not root \\(mode 644\\)`,
+        fix: 'chown root:root',
+      },
+      {
+        id: 'c',
+        title: 'a linked recipe folder below a group-writable folder is refused',
+        refuses: refusesConfig,
+        path: `${AK}/c-parent`,
+        problem: 'is writable by its group \\(mode 775\\)',
+        fix: 'chmod go-w',
+      },
+      {
+        id: 'd',
+        title: 'an absolute script_path in a folder nobody owns: validate, update and doctor refuse it',
+        refuses: refusesScript,
+        path: `${AK}/d-bin`,
+        problem: `is owned by uid ${NOBODY}, not root \\(mode 755\\)`,
+        fix: 'chown root:root',
+        doctorStep: -2,
+      },
+      {
+        id: 'e',
+        title: 'an absolute script_path two folders below a group-writable one is refused',
+        refuses: refusesScript,
+        path: `${AK}/e-parent`,
+        problem: 'is writable by its group \\(mode 775\\)',
+        fix: 'chmod go-w',
+      },
+      {
+        id: 'f',
+        title: 'an absolute script_path in a sticky folder anyone can write (like /tmp) is refused',
+        refuses: refusesScript,
+        path: `${AK}/f-tmp`,
+        problem: 'is writable by everyone \\(mode 1777\\)',
+        fix: 'chmod go-w',
+      },
+    ];
+    for (const c of refused) {
+      void test(c.title, () => {
+        const problem = new RegExp(`${c.path} ${c.problem}`);
+        c.refuses(c.id, problem, `${c.fix} ${c.path}`);
+        if (c.doctorStep !== undefined) doctorFails(c.doctorStep, problem, `${c.fix} ${c.path}`);
+      });
+    }
 
     void test('a loop of links in apps/ is passed over, not followed forever nor a refusal', () => {
       assert.equal(step('g', 'validate')?.code, 0, step('g', 'validate')?.stdout);
-      const validate = json<Validate & { skipped: { path: string }[] }>(step('g', 'validate'));
+      const validate = stepJson<Validate & { skipped: { path: string }[] }>(step('g', 'validate'));
       assert.deepEqual(
         validate.apps.map((a) => [a.name, a.ok]),
         [['g', true]],
