@@ -10,7 +10,7 @@ import { tokenScopeWarnings } from './token-scope-warnings.js';
 import { sameSourceWarnings } from './same-source-warnings.js';
 import type { AppSettings, GlobalSettings } from './types.js';
 import { compareNames } from '../core/compare-names.js';
-import type { Finding } from '../core/root-only.js';
+import type { EntryMemo, Finding } from '../core/root-only.js';
 
 /** One recipe: its effective settings, or the reason it cannot be used (that app's failure). */
 export type AppEntry =
@@ -68,12 +68,14 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
 }
 
 /** Throws SYSTEM_CONFIG_UNSAFE when someone other than root could change `path`, keeping what it found. */
-type RootOnlyGuard = (path: string) => Promise<void>;
+type RootOnlyGuard = (path: string) => void;
 
 async function rootOnlyGuard(found: Finding[]): Promise<RootOnlyGuard> {
   const { notRootOnlyError, rootOnlyFindings } = await import('../core/root-only.js');
-  return async (path) => {
-    const findings = await rootOnlyFindings(path);
+  // The folders above every recipe (/, /etc, …) are read once for the whole load.
+  const memo: EntryMemo = new Map();
+  return (path) => {
+    const findings = rootOnlyFindings(path, memo);
     if (findings.length === 0) return;
     found.push(...findings);
     throw notRootOnlyError(findings);
@@ -91,7 +93,7 @@ async function loadEntry(
 ): Promise<AppEntry> {
   const seen: { name?: string } = {};
   try {
-    await guard?.(loc.file);
+    guard?.(loc.file);
     const recipe = await loadRecipe(loc, seen);
     const settings = effectiveAppSettings({
       global,
@@ -101,7 +103,7 @@ async function loadEntry(
       env,
       secretsToken,
     });
-    if (settings.strategy.strategy === 'script') await guard?.(settings.strategy.script_path);
+    if (settings.strategy.strategy === 'script') guard?.(settings.strategy.script_path);
     return { name: settings.name, file: loc.file, ok: true, settings };
   } catch (err) {
     // An invalid recipe is still known by its `name:` when that could be read.

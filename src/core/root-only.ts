@@ -5,8 +5,8 @@
  * and a file by every folder above it up to `/` as well, as sudo and sshd's StrictModes judge theirs.
  * One rule for `doctor --system`, the start of a `--system` run, recipe loading and the script resolver.
  */
-import { lstat, opendir, readlink, realpath, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { shellQuote } from './shell-quote.js';
@@ -47,12 +47,31 @@ function notRootsAlone(path: string, st: Stats): Finding | undefined {
   };
 }
 
+/** What one run has already read of the entries it judged, so shared folders are read once. */
+export type EntryMemo = Map<string, { st: Stats; target?: string } | null>;
+
+// lstat (and readlink for a link) of `path`, through `memo`; null when it cannot be read.
+function entryAt(path: string, memo: EntryMemo): { st: Stats; target?: string } | null {
+  let entry = memo.get(path);
+  if (entry !== undefined) return entry;
+  try {
+    const st = lstatSync(path);
+    entry = st.isSymbolicLink() ? { st, target: readlinkSync(path) } : { st };
+  } catch {
+    entry = null;
+  }
+  memo.set(path, entry);
+  return entry;
+}
+
 /**
  * Every entry that lets someone other than root change what `path` really is: each folder the path
  * passes through from `/`, each link's target (and the folders above that), and the file itself;
  * none when all are root's alone. What does not exist, or loops, ends the walk (nothing to judge).
+ * Synchronous: a few lstat calls of microseconds each, where the thread pool's round trips cost more;
+ * pass one `memo` for the run to read the folders many paths share once.
  */
-export async function rootOnlyFindings(path: string): Promise<Finding[]> {
+export function rootOnlyFindings(path: string, memo: EntryMemo = new Map()): Finding[] {
   const out: Finding[] = [];
   const judged = new Set<string>();
   let links = 0;
@@ -63,7 +82,7 @@ export async function rootOnlyFindings(path: string): Promise<Finding[]> {
     if (f) out.push(f);
   };
   // Walks `rest` from the real folder `from` as the kernel does; the real path reached, or undefined.
-  const walk = async (from: string, rest: string): Promise<string | undefined> => {
+  const walk = (from: string, rest: string): string | undefined => {
     let cur = rest.startsWith('/') ? '/' : from;
     for (const part of rest.split('/')) {
       if (part === '' || part === '.') continue;
@@ -73,24 +92,24 @@ export async function rootOnlyFindings(path: string): Promise<Finding[]> {
         continue;
       }
       const next = join(cur, part);
-      const st = await lstat(next).catch(() => undefined);
-      if (!st) return undefined;
-      if (st.isSymbolicLink()) {
+      const entry = entryAt(next, memo);
+      if (!entry) return undefined;
+      if (entry.target !== undefined) {
         // Nothing opens through a loop (ELOOP); the folders it passed are already judged.
         if (++links > MAX_LINKS) return undefined;
-        const target = await walk(cur, await readlink(next));
+        const target = walk(cur, entry.target);
         if (target === undefined) return undefined;
         cur = target;
         continue;
       }
-      judge(next, st);
+      judge(next, entry.st);
       cur = next;
     }
     return cur;
   };
-  const st = await lstat('/');
-  judge('/', st);
-  await walk('/', isAbsolute(path) ? path : resolve(path));
+  const root = entryAt('/', memo);
+  if (root) judge('/', root.st);
+  walk('/', isAbsolute(path) ? path : resolve(path));
   return out;
 }
 
@@ -108,7 +127,7 @@ export async function inspectEntry(
   const own = notRootsAlone(path, st);
   if (own) out.push(own);
   if (st.isSymbolicLink()) {
-    out.push(...(await rootOnlyFindings(path)));
+    out.push(...rootOnlyFindings(path));
     return (await stat(path).catch(() => undefined))?.isDirectory() ? 'dir' : 'other';
   }
   const mode = st.mode & 0o7777;
@@ -133,7 +152,7 @@ export async function walkTree(
   out: Finding[],
   budget: { left: number } = { left: MAX_ENTRIES },
 ): Promise<void> {
-  out.push(...(await rootOnlyFindings(dir)));
+  out.push(...rootOnlyFindings(dir));
   if ((await inspectEntry(dir, shared, out)) !== 'dir') return;
   const walked = new Set([await realpath(dir).catch(() => dir)]);
   const queue: { dir: string; depth: number }[] = [{ dir, depth: 0 }];

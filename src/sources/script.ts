@@ -53,7 +53,7 @@ export async function resolveScript(
   // Root runs it for every account: judged again just before, whatever loaded the recipe.
   if (deps.ctx.paths.layout === 'system') {
     const { notRootOnlyError, rootOnlyFindings } = await import('../core/root-only.js');
-    const findings = await rootOnlyFindings(path);
+    const findings = rootOnlyFindings(path);
     if (findings.length > 0) throw notRootOnlyError(findings);
   }
   try {
