@@ -100,6 +100,13 @@ const SUITES: Suite[] = [
     files: ['test/e2e/system/system-mode.test.ts'],
   },
   {
+    kind: 'hostile input',
+    name: 'system symlinks',
+    covers:
+      "--system in a private mount namespace: a root-owned link in apps/ to a folder nobody owns, a linked recipe file nobody owns, a linked recipe folder below a group-writable folder, an absolute script_path in nobody's folder, below a group-writable one and in a sticky 1777 one: validate, update and doctor refuse each (SYSTEM_CONFIG_UNSAFE, path, owner, mode and fix) and no such resolver runs; root-only links, a link back up the tree and a loop of links still load",
+    files: ['test/e2e/system/system-symlinks.test.ts'],
+  },
+  {
     kind: 'fault',
     name: 'closed output, full state folder',
     covers:
@@ -157,7 +164,7 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: "other managers' desktop entries",
     covers:
-      'links, oversized entries and foreign icon paths in AppImageLauncher/Gear Lever entries; backups never replaced, a linked backup folder refused, restore never replaces',
+      'links, oversized entries and foreign icon paths in AppImageLauncher/Gear Lever entries, a .icons beside the AppImage that is a link (never followed); backups never replaced, a linked backup folder refused, restore never replaces',
     files: ['test/install/foreign-entries.test.ts'],
   },
   {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Layout, Paths } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
-import { isUnsafe, walkTree, type Finding } from '../system/root-only.js';
+import { isUnsafe, notRootOnlyError, walkTree, type Finding } from '../core/root-only.js';
 
 /** The variable that asks for `--system` (for configuration management, where flags are awkward). */
 export const SYSTEM_ENV = 'APPIMAGE_KEEPER_SYSTEM';
@@ -93,15 +93,5 @@ export async function assertRootOnlyConfig(paths: Paths, command: string): Promi
   if (paths.layout !== 'system' || WITHOUT_CONFIG_GUARD.has(command)) return;
   const findings: Finding[] = [];
   await walkTree(paths.configDir, false, findings);
-  const unsafe = findings.filter(isUnsafe);
-  if (unsafe.length === 0) return;
-  const first = unsafe[0] as Finding;
-  const more = unsafe.length > 1 ? ` (and ${unsafe.length - 1} more)` : '';
-  throw new UsageError(
-    'SYSTEM_CONFIG_UNSAFE',
-    `${first.path} is ${first.problem}${more}: someone other than root could change what root installs and runs`,
-    {
-      hint: `${[...new Set(unsafe.map((f) => f.fix))].slice(0, 10).join('; ')}; then run: appimage-keeper --system doctor`,
-    },
-  );
+  if (findings.some(isUnsafe)) throw notRootOnlyError(findings);
 }

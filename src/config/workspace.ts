@@ -10,6 +10,7 @@ import { tokenScopeWarnings } from './token-scope-warnings.js';
 import { sameSourceWarnings } from './same-source-warnings.js';
 import type { AppSettings, GlobalSettings } from './types.js';
 import { compareNames } from '../core/compare-names.js';
+import type { EntryMemo, Finding } from '../core/root-only.js';
 
 /** One recipe: its effective settings, or the reason it cannot be used (that app's failure). */
 export type AppEntry =
@@ -26,6 +27,11 @@ export interface Workspace {
   warnings: string[];
   /** Files and folders below `apps/` that were not read as recipes, with the reason. */
   skipped: SkippedEntry[];
+  /**
+   * `--system`: what lets someone other than root change a recipe or its resolver script, judged
+   * through every link and folder above it (those apps are refused with SYSTEM_CONFIG_UNSAFE).
+   */
+  notRootOnly: Finding[];
 }
 
 /**
@@ -45,7 +51,10 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
   // Loading them all at once kept every recipe's in flight across collections, which cost about
   // as much as the loading itself (a plain recipe never waits on I/O: its read is synchronous).
   const apps: AppEntry[] = [];
-  for (const loc of locations) apps.push(await loadEntry(loc, global, env, secrets.hubToken));
+  const notRootOnly: Finding[] = [];
+  // Root acts on what a system recipe says: loaded only for that layout (user start-up is measured).
+  const guard = paths.layout === 'system' ? await rootOnlyGuard(notRootOnly) : undefined;
+  for (const loc of locations) apps.push(await loadEntry(loc, global, env, secrets.hubToken, guard));
   markDuplicates(apps);
   const tokenFromFile = apps.some((a) => a.ok && a.settings.token?.source === 'config.yml');
   if (tokenFromFile) {
@@ -55,18 +64,36 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
   }
   apps.sort((a, b) => compareNames(a.name, b.name) || compareNames(a.file, b.file));
   warnings.push(...tokenScopeWarnings(apps, global), ...sameSourceWarnings(apps));
-  return { paths, config, secrets, global, apps, warnings, skipped };
+  return { paths, config, secrets, global, apps, warnings, skipped, notRootOnly };
 }
 
-// One recipe's entry: its settings, or why it cannot be used.
+/** Throws SYSTEM_CONFIG_UNSAFE when someone other than root could change `path`, keeping what it found. */
+type RootOnlyGuard = (path: string) => void;
+
+async function rootOnlyGuard(found: Finding[]): Promise<RootOnlyGuard> {
+  const { notRootOnlyError, rootOnlyFindings } = await import('../core/root-only.js');
+  // The folders above every recipe (/, /etc, …) are read once for the whole load.
+  const memo: EntryMemo = new Map();
+  return (path) => {
+    const findings = rootOnlyFindings(path, memo);
+    if (findings.length === 0) return;
+    found.push(...findings);
+    throw notRootOnlyError(findings);
+  };
+}
+
+// One recipe's entry: its settings, or why it cannot be used. Under `guard`, a recipe file is
+// judged before it is read, and its resolver script before the app is usable.
 async function loadEntry(
   loc: RecipeLocation,
   global: GlobalSettings,
   env: NodeJS.ProcessEnv,
   secretsToken: string | undefined,
+  guard: RootOnlyGuard | undefined,
 ): Promise<AppEntry> {
   const seen: { name?: string } = {};
   try {
+    guard?.(loc.file);
     const recipe = await loadRecipe(loc, seen);
     const settings = effectiveAppSettings({
       global,
@@ -76,6 +103,7 @@ async function loadEntry(
       env,
       secretsToken,
     });
+    if (settings.strategy.strategy === 'script') guard?.(settings.strategy.script_path);
     return { name: settings.name, file: loc.file, ok: true, settings };
   } catch (err) {
     // An invalid recipe is still known by its `name:` when that could be read.

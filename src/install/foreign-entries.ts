@@ -8,6 +8,7 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { getExec, getGroup, getString, MAIN_GROUP, parseDesktopEntry } from '../appimage/desktop-entry.js';
+import { assertNoSymlinkBelow } from '../core/no-follow.js';
 import { readSmallFileSync } from '../core/small-file.js';
 import { OUR_MARK_KEY } from './desktop-names.js';
 
@@ -92,10 +93,16 @@ async function launcherIcons(iconsDir: string, md5: string): Promise<string[]> {
 }
 
 // Gear Lever's icon copy sits in `.icons` beside the AppImages it manages; nothing else is taken.
+// A `.icons` that is a link leads to someone else's folder: its file is not Gear Lever's copy.
 async function gearLeverIcon(icon: string | undefined, appImage: string): Promise<string[]> {
   if (!icon || !isAbsolute(icon)) return [];
-  if (dirname(icon) !== join(dirname(appImage), '.icons')) return [];
-  return (await isRegularFile(icon)) ? [icon] : [];
+  const folder = dirname(appImage);
+  if (dirname(icon) !== join(folder, '.icons')) return [];
+  const unlinked = await assertNoSymlinkBelow(folder, icon).then(
+    () => true,
+    () => false,
+  );
+  return unlinked && (await isRegularFile(icon)) ? [icon] : [];
 }
 
 /**

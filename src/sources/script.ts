@@ -50,6 +50,12 @@ export async function resolveScript(
   deps: ResolveDeps,
 ): Promise<ResolveOutcome> {
   const path = strategy.script_path;
+  // Root runs it for every account: judged again just before, whatever loaded the recipe.
+  if (deps.ctx.paths.layout === 'system') {
+    const { notRootOnlyError, rootOnlyFindings } = await import('../core/root-only.js');
+    const findings = rootOnlyFindings(path);
+    if (findings.length > 0) throw notRootOnlyError(findings);
+  }
   try {
     await access(path);
   } catch (err) {

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { resolvePaths } from '../../src/config/paths.js';
 import { effectiveGlobal } from '../../src/config/settings.js';
 import { starterConfig } from '../../src/config/templates.js';
 import { requestedLayout } from '../../src/cli/system-mode.js';
+import { loadWorkspace } from '../../src/config/workspace.js';
 import { KeeperError } from '../../src/core/errors.js';
+import { makeTmpHome } from '../helpers/tmp-home.js';
+import { directRecipe, failedApp, okApp } from './workspace-fixture.js';
 
 // The per-user variables of whoever runs `sudo` must not move what every account runs.
 const ENV = {
@@ -62,5 +67,31 @@ void describe('system layout', () => {
       () => requestedLayout(false, { APPIMAGE_KEEPER_SYSTEM: 'yes' }),
       (e: unknown) => e instanceof KeeperError && e.code === 'SYSTEM_ENV_INVALID' && e.exitCode === 2,
     );
+  });
+
+  void test('a recipe linked from a folder others can write is refused before it is read (system only)', async () => {
+    const h = await makeTmpHome();
+    try {
+      const shared = join(h.root, 'shared');
+      await mkdir(shared);
+      await chmod(shared, 0o777);
+      await writeFile(join(shared, 'evil.yml'), directRecipe('evil'));
+      await mkdir(h.appsDir, { recursive: true });
+      await symlink(join(shared, 'evil.yml'), join(h.appsDir, 'evil.yml'));
+      const ws = await loadWorkspace(resolvePaths(h.env, h.configDir, 'system'), h.env);
+      const evil = failedApp(ws, 'evil');
+      assert.equal(evil.error.code, 'SYSTEM_CONFIG_UNSAFE');
+      assert.ok(evil.error.hint?.includes(`chmod go-w ${shared}`), evil.error.hint);
+      assert.ok(
+        ws.notRootOnly.some((f) => f.path === shared && /writable by everyone \(mode 777\)/.test(f.problem)),
+        JSON.stringify(ws.notRootOnly),
+      );
+      // Per-user, the same recipe is the user's own.
+      const mine = await loadWorkspace(resolvePaths(h.env, h.configDir), h.env);
+      assert.equal(okApp(mine, 'evil').name, 'evil');
+      assert.deepEqual(mine.notRootOnly, []);
+    } finally {
+      await h.cleanup();
+    }
   });
 });

@@ -4,6 +4,7 @@
  * are fresh tmpfs mounts: `--system` (or a playbook) writes there for real and the machine itself is
  * untouched. The network is shared, so a sim started by the test on 127.0.0.1 is the forge.
  */
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -162,4 +163,19 @@ export async function runInSystemNamespace(
     await rm(work, { recursive: true, force: true });
     for (const dir of created.reverse()) await rmdir(dir).catch(() => undefined);
   }
+}
+
+/** The one JSON document a `--json` step printed (the assertion names the step's output if not). */
+export function stepJson<T>(r: StepResult | undefined): T {
+  assert.ok(r, 'step ran');
+  try {
+    return JSON.parse(r.stdout) as T;
+  } catch {
+    assert.fail(`not one JSON document (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+/** `doctor --json`'s checks. */
+export interface DoctorJson {
+  checks: { id: string; status: string; message: string; hint: string | null }[];
 }

@@ -73,6 +73,34 @@ void describe('foreign desktop entries and their retirement', () => {
     assert.deepEqual(found[0]?.icons, []);
   });
 
+  void test("a .icons beside the AppImage that is a link is never followed to Gear Lever's icon", async () => {
+    const w = await world();
+    // Another account's folder: the file named like Gear Lever's icon copy is theirs, not an icon of ours.
+    const theirs = join(w.base, 'theirs');
+    await mkdir(theirs);
+    const name = `App_${MD5}.AppImage`;
+    await writeFile(join(theirs, name), 'not an icon');
+    await symlink(theirs, join(w.apps, '.icons'));
+    await writeFile(
+      join(w.applicationsDir, 'gearlever_app_0a1b2c.appimage.desktop'),
+      `[Desktop Entry]\nExec="${w.file}" %U\nIcon=${join(w.apps, '.icons', name)}\n`,
+    );
+    const found = await foreignEntriesFor(w.file, w);
+    assert.equal(found.length, 1);
+    assert.deepEqual(found[0]?.icons, []);
+
+    // A real .icons folder is still Gear Lever's: its icon is taken.
+    const w2 = await world();
+    await mkdir(join(w2.apps, '.icons'));
+    const icon = join(w2.apps, '.icons', name);
+    await writeFile(icon, 'png');
+    await writeFile(
+      join(w2.applicationsDir, 'gearlever_app_0a1b2c.appimage.desktop'),
+      `[Desktop Entry]\nExec="${w2.file}" %U\nIcon=${icon}\n`,
+    );
+    assert.deepEqual((await foreignEntriesFor(w2.file, w2))[0]?.icons, [icon]);
+  });
+
   void test('retiring never replaces a backup, refuses a link (and a linked backup folder); restoring never replaces a file', async () => {
     const w = await world();
     const entry = join(w.applicationsDir, `appimagekit_${MD5}-App.desktop`);

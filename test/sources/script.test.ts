@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { httpSettingsFor } from '../../src/http/proxy-settings.js';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { resolvePaths } from '../../src/config/paths.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeeperError } from '../../src/core/errors.js';
@@ -209,6 +210,29 @@ void describe('script strategy', () => {
     const err = await failure(run('head -c 200000 /dev/zero | tr "\\0" a\necho\necho 1'));
     assert.equal(err.code, 'SCRIPT_OUTPUT');
     assert.match(err.message, /more than/);
+  });
+
+  void test('--system: a script in a folder others can write is refused before root runs it', async () => {
+    const shared = join(dir, 'shared-bin');
+    await mkdir(shared);
+    await chmod(shared, 0o777);
+    const script = join(shared, 'resolver.sh');
+    const marker = join(dir, 'ran-as-root');
+    await writeFile(script, `touch ${marker}\necho https://example.invalid/a.AppImage\necho 1\n`);
+    const settings = makeSettings(
+      { strategy: 'script', script_path: script },
+      { name: 'scripted', recipeDir: dir },
+    );
+    const ctx = makeContext();
+    ctx.paths = resolvePaths({ HOME: '/tmp/ak-unused-home' }, undefined, 'system');
+    const err = await failure(resolveApp(settings, makeDeps(ctx)));
+    assert.equal(err.code, 'SYSTEM_CONFIG_UNSAFE');
+    assert.ok(err.hint?.includes(`chmod go-w ${shared}`), err.hint);
+    await assert.rejects(readFile(marker), 'the script never ran');
+    // The same script in the per-user layout is the user's own and runs.
+    const mine = await resolveApp(settings, makeDeps(makeContext()));
+    assert.equal(mine.kind, 'resolved');
+    assert.equal(await readFile(marker, 'utf8'), '');
   });
 
   void test('token variables reach the script only with script_env_token: true', async () => {

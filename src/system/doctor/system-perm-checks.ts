@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import type { GlobalSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../context/context.js';
-import { inspectEntry, isUnsafe, MAX_ENTRIES, walkTree, type Finding } from '../root-only.js';
+import {
+  inspectEntry,
+  isUnsafe,
+  MAX_ENTRIES,
+  uniqueFindings,
+  walkTree,
+  type Finding,
+} from '../../core/root-only.js';
 import { StateStore } from '../../state/store.js';
 import { appSettingsOrGlobal } from './dir-checks.js';
 import { check, type DoctorCheck } from './types.js';
@@ -59,16 +66,18 @@ export async function systemPermissionCheck(
   const budget = { left: MAX_ENTRIES };
   for (const t of targets.trees) await walkTree(t.dir, t.shared, findings, budget);
   for (const e of targets.entries) await inspectEntry(e.path, e.shared, findings);
+  // Recipes and resolver scripts reached through links or absolute paths, judged when loaded.
+  const found = uniqueFindings([...findings, ...(ws?.notRootOnly ?? [])]);
   const truncated = budget.left < 0 ? ` (stopped after ${MAX_ENTRIES} entries)` : '';
-  if (findings.length === 0)
+  if (found.length === 0)
     return check('system-permissions', 'ok', `managed folders and files are root's alone${truncated}`);
-  const unsafe = findings.some(isUnsafe);
-  const shown = findings.slice(0, SHOWN).map((f) => `${f.path} is ${f.problem}`);
-  const more = findings.length > SHOWN ? `; and ${findings.length - SHOWN} more` : '';
+  const unsafe = found.some(isUnsafe);
+  const shown = found.slice(0, SHOWN).map((f) => `${f.path} is ${f.problem}`);
+  const more = found.length > SHOWN ? `; and ${found.length - SHOWN} more` : '';
   return check(
     'system-permissions',
     unsafe ? 'fail' : 'warn',
     `${shown.join('; ')}${more}${truncated}`,
-    [...new Set(findings.map((f) => f.fix))].slice(0, 2 * SHOWN).join('\n'),
+    [...new Set(found.map((f) => f.fix))].slice(0, 2 * SHOWN).join('\n'),
   );
 }

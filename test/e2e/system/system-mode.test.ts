@@ -13,24 +13,13 @@ import { CLI_PATH } from '../../helpers/run-cli.js';
 import {
   namespaceUnavailable,
   runInSystemNamespace,
+  stepJson,
+  type DoctorJson,
   type StepResult,
 } from '../../helpers/system-namespace.js';
 
 const APP = 'sysapp';
 const cli = (...args: string[]): string[] => [process.execPath, CLI_PATH, ...args];
-
-interface Doctor {
-  checks: { id: string; status: string; message: string; hint: string | null }[];
-}
-
-function json<T>(r: StepResult | undefined): T {
-  assert.ok(r, 'step ran');
-  try {
-    return JSON.parse(r.stdout) as T;
-  } catch {
-    assert.fail(`not one JSON document (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  }
-}
 
 /** `find -printf '%m %u %y %p'` lines by path. */
 function modes(r: StepResult | undefined): Map<string, { mode: string; user: string; type: string }> {
@@ -131,7 +120,7 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
     );
     assert.equal(r[0]?.code, 0, r[0]?.stderr);
     assert.equal(r[1]?.code, 0, r[1]?.stderr);
-    const update = json<{ apps: { name: string; status: string; path: string }[] }>(r[2]);
+    const update = stepJson<{ apps: { name: string; status: string; path: string }[] }>(r[2]);
     assert.equal(r[2]?.code, 0, r[2]?.stderr);
     const app = update.apps.find((a) => a.name === APP);
     assert.equal(app?.status, 'updated', r[2]?.stdout);
@@ -171,20 +160,20 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
     assert.equal(r[4]?.stdout.trim(), `${APP} 1.0.0`);
     for (const refused of [r[5], r[6]]) {
       assert.equal(refused?.code, 2, refused?.stderr);
-      assert.equal(json<{ error: { code: string } }>(refused).error.code, 'SYSTEM_NEEDS_ROOT');
+      assert.equal(stepJson<{ error: { code: string } }>(refused).error.code, 'SYSTEM_NEEDS_ROOT');
     }
 
     // doctor --system: clean, then a group-writable storage folder fails with the fix.
-    const clean = json<Doctor>(r[7]).checks.find((c) => c.id === 'system-permissions');
+    const clean = stepJson<DoctorJson>(r[7]).checks.find((c) => c.id === 'system-permissions');
     assert.equal(clean?.status, 'ok', JSON.stringify(clean));
     assert.equal(r[9]?.code, 1, r[9]?.stdout);
-    const bad = json<Doctor>(r[9]).checks.find((c) => c.id === 'system-permissions');
+    const bad = stepJson<DoctorJson>(r[9]).checks.find((c) => c.id === 'system-permissions');
     assert.equal(bad?.status, 'fail', JSON.stringify(bad));
     assert.match(bad.message, /\/opt\/appimages is writable by its group/);
     assert.match(bad.hint ?? '', /chmod go-w \/opt\/appimages/);
 
     // schedule install --system without a running systemd: system units, the commands to enable them.
-    const schedule = json<{
+    const schedule = stepJson<{
       files: string[];
       applied: boolean;
       commands: string[];
@@ -208,11 +197,11 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
 
     // Root without --system: per-user layout, and the one-time notice names --system (stderr only).
     assert.equal(r[12]?.code, 0, r[12]?.stderr);
-    assert.deepEqual(json<{ apps: unknown[] }>(r[12]).apps, []);
+    assert.deepEqual(stepJson<{ apps: unknown[] }>(r[12]).apps, []);
 
     // A user's list shows the system's apps, read-only and apart from their own.
     assert.equal(r[13]?.code, 0, `${r[13]?.stdout}${r[13]?.stderr}`);
-    const mine = json<{
+    const mine = stepJson<{
       apps: unknown[];
       system_apps?: { name: string; version: string; file_present: boolean }[];
     }>(r[13]);
@@ -229,14 +218,10 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
 
     for (const [step, problem, fix] of [
       [r[17], /is writable by its group/, /chmod go-w \/etc\/appimage-keeper\/apps\/sysapp\.yml/],
-      [
-        r[19],
-        /is owned by uid 65534, not root/,
-        /chown -h root:root \/etc\/appimage-keeper\/apps\/sysapp\.yml/,
-      ],
+      [r[19], /is owned by uid 65534, not root/, /chown root:root \/etc\/appimage-keeper\/apps\/sysapp\.yml/],
     ] as const) {
       assert.equal(step?.code, 2, `${step?.stdout}${step?.stderr}`);
-      const error = json<{ error: { code: string; message: string; hint: string } }>(step).error;
+      const error = stepJson<{ error: { code: string; message: string; hint: string } }>(step).error;
       assert.equal(error.code, 'SYSTEM_CONFIG_UNSAFE');
       assert.match(error.message, problem);
       assert.match(error.hint, fix);
