@@ -1,12 +1,14 @@
 /**
  * Builds the standalone executable `appimage-keeper-<version>-linux-<arch>`: a CommonJS bundle of
- * the CLI inside a copy of the Node binary that runs this script (Node's single executable
- * application support), so it runs on machines without Node.js.
+ * the CLI inside a copy of the pinned Node.js runtime (scripts/node-runtime.ts; Node's single
+ * executable application support), so it runs on machines without Node.js.
  *
- *   tsx scripts/build-standalone.ts [--out-dir DIR]     (default: release/)
+ *   tsx scripts/build-standalone.ts [--out-dir DIR] [--compress]     (default: release/)
  *
- * Node 20's single executable applications only run a CommonJS main script, hence the second
- * bundle format. The copy is stripped of its symbol tables when binutils' `strip` is on PATH.
+ * Single executable applications run a CommonJS main script, hence the second bundle format. The
+ * blob is made by the runtime that will run it (its code cache is V8-version specific). The copy
+ * is stripped of its symbol tables when binutils' `strip` is on PATH. `--compress` also writes
+ * `<file>.zst`, the release asset self-update prefers.
  */
 import { spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -17,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { standaloneFileName } from '../src/system/self-update/asset-name.js';
 import { commonOptions, pkg } from './bundle-options.mjs';
+import { compressAsset } from './compress-asset.js';
+import { defaultRuntimeCache, nodePinFor, nodeRuntime, type RuntimeOptions } from './node-runtime.js';
 
 type Inject = (file: string, name: string, data: Buffer, opts: { sentinelFuse: string }) => Promise<void>;
 const { inject } = createRequire(import.meta.url)('postject') as { inject: Inject };
@@ -54,11 +58,27 @@ async function quietly(fn: () => Promise<void>): Promise<void> {
   }
 }
 
-/** Builds the executable into `outDir`; returns its path, size and whether it was stripped. */
+/** What `buildStandalone` wrote. */
+export interface BuiltStandalone {
+  file: string;
+  size: number;
+  stripped: boolean;
+  /** The embedded Node.js version. */
+  runtime: string;
+  /** `<file>.zst` and its size, with `compress`. */
+  compressed?: { file: string; size: number };
+}
+
+/**
+ * Builds the executable into `outDir` on the pinned runtime of this machine's architecture
+ * (`runtime` replaces it: tests use a loopback registry).
+ */
 export async function buildStandalone(
   outDir: string,
-): Promise<{ file: string; size: number; stripped: boolean }> {
+  opts: { compress?: boolean; runtime?: RuntimeOptions } = {},
+): Promise<BuiltStandalone> {
   await mkdir(outDir, { recursive: true });
+  const runtime = opts.runtime ?? { pin: nodePinFor(process.arch), cacheDir: defaultRuntimeCache() };
   const work = await mkdtemp(join(tmpdir(), 'ak-sea-'));
   const file = join(outDir, standaloneFileName(pkg.version, process.arch));
   const partial = `${file}.partial`;
@@ -81,14 +101,22 @@ export async function buildStandalone(
       config,
       JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
     );
-    runStep(process.execPath, ['--experimental-sea-config', config]);
-    await copyFile(process.execPath, partial);
+    const node = await nodeRuntime(runtime, work);
+    runStep(node, ['--experimental-sea-config', config]);
+    await copyFile(node, partial);
     await chmod(partial, 0o755);
     const stripped = runStep('strip', [partial], true);
     const blobData = await readFile(blob);
     await quietly(() => inject(partial, 'NODE_SEA_BLOB', blobData, { sentinelFuse: SEA_FUSE }));
     await rename(partial, file);
-    return { file, size: (await stat(file)).size, stripped };
+    const built: BuiltStandalone = {
+      file,
+      size: (await stat(file)).size,
+      stripped,
+      runtime: runtime.pin.version,
+    };
+    if (opts.compress) built.compressed = await compressAsset(file);
+    return built;
   } finally {
     await rm(partial, { force: true });
     await rm(work, { recursive: true, force: true });
@@ -99,10 +127,12 @@ async function main(): Promise<void> {
   const at = process.argv.indexOf('--out-dir');
   const outDir = resolve(at > 0 ? (process.argv[at + 1] ?? 'release') : 'release');
   const started = Date.now();
-  const { file, size, stripped } = await buildStandalone(outDir);
-  const mib = (size / 1024 / 1024).toFixed(1);
+  const built = await buildStandalone(outDir, { compress: process.argv.includes('--compress') });
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  process.stdout.write(`${file} (${mib} MiB${stripped ? ', stripped' : ''}, built in ${secs}s)\n`);
+  const how = `Node.js ${built.runtime}, ${mib(built.size)}${built.stripped ? ', stripped' : ''}`;
+  process.stdout.write(`${built.file} (${how}, built in ${secs}s)\n`);
+  if (built.compressed) process.stdout.write(`${built.compressed.file} (${mib(built.compressed.size)})\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -31,8 +31,40 @@ export const commonOptions = {
     __KEEPER_TEST_HOOKS__: 'false',
   },
   logLevel: 'warning',
-  plugins: [commanderSpawnOnUse(), zodEnglishOnly()],
+  plugins: [optionalPackagesAbsent(), commanderSpawnOnUse(), zodEnglishOnly()],
 };
+
+/**
+ * Libraries probe optional packages we do not install: `debug` (under the proxy agents) requires
+ * `supports-color` in a try, proxy-agent-negotiate imports `kerberos` on a Negotiate challenge.
+ * esbuild leaves such a call for run time, where the standalone executable's require() knows only
+ * built-ins and Node prints a warning on every run through a proxy. A `require()` or `import()` of
+ * a package that does not resolve gets a module that throws MODULE_NOT_FOUND instead, which is
+ * what the library's probe expects from a missing package. A static import still fails the build.
+ */
+function optionalPackagesAbsent() {
+  const probe = { optionalProbe: true };
+  return {
+    name: 'optional-packages-absent',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.kind !== 'require-call' && args.kind !== 'dynamic-import') return undefined;
+        if (isBuiltin(args.path) || args.pluginData === probe) return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: probe,
+        });
+        return found.errors.length > 0 ? { path: args.path, namespace: 'absent-package' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'absent-package' }, (args) => ({
+        contents: `throw Object.assign(new Error(${JSON.stringify(`Cannot find module '${args.path}'`)}), { code: 'MODULE_NOT_FOUND' });`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /**
  * zod exports every one of its ~40 message locales as `z.locales` (366 KB of the 766 KB it bundles

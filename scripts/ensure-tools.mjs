@@ -28,6 +28,8 @@ export const TOOLS = [
   { command: 'tinyproxy', pkg: 'tinyproxy' },
   // A real SOCKS5 server for the SOCKS tests (test/helpers/microsocks.ts).
   { command: 'microsocks', pkg: 'microsocks' },
+  // Compresses the standalone release asset and self-update's .zst test assets.
+  { command: 'zstd', pkg: 'zstd' },
 ];
 
 const SUDO_PROBE_MS = 10_000;

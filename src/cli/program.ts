@@ -1,7 +1,6 @@
 import { Argument, Command, Option } from 'commander';
-import { VERSION } from '../core/version.js';
 import { COMMANDS } from '../commands/index.js';
-import { versionResult } from '../commands/version.js';
+import { versionResult, versionText } from '../commands/version.js';
 import { guardTerminal } from '../render/terminal-text.js';
 import type { Invocation } from './invocation.js';
 import type { AnyCommandSpec, Example, FlagSpec } from '../commands/command-spec.js';
@@ -50,7 +49,12 @@ export function modelOf(program: Command): CliModel {
 export function buildProgram(inv: Invocation): Command {
   const program = new Command('appimage-keeper')
     .description('Keeps your AppImages current from declarative YAML recipes.')
-    .version(VERSION, '-V, --version', 'print the version');
+    // `--version --verbose` also names the Node.js runtime (commander prints the text it is given).
+    .version(
+      versionText(inv.io.argv.includes('--verbose') || inv.io.argv.includes('-v')),
+      '-V, --version',
+      'print the version (with --verbose, also the Node.js runtime)',
+    );
   for (const f of GLOBAL_FLAGS) program.addOption(toOption(f));
   program
     .showHelpAfterError('(run with --help for usage)')

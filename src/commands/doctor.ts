@@ -4,6 +4,7 @@ import type { CommandResult } from './result.js';
 import { defineCommand } from './command-spec.js';
 import { termMessage } from '../render/terminal-text.js';
 import { countOf } from '../core/plural.js';
+import { processFacts } from './process-facts.js';
 
 /** Flags of `doctor`. */
 interface DoctorFlags {
@@ -13,7 +14,9 @@ interface DoctorFlags {
 /** `doctor [--online]`: one line per check with a fix hint; exit 1 when a check fails. */
 async function doctorCommand(ctx: Context, out: Output, flags: DoctorFlags): Promise<CommandResult> {
   const { runDoctor } = await import('../system/doctor/run-doctor.js');
-  const checks = await runDoctor(ctx, { online: flags.online === true });
+  const { sea, execPath } = processFacts();
+  const runtime = { version: process.version, sea, execPath };
+  const checks = await runDoctor(ctx, { online: flags.online === true, runtime });
   const { c } = out;
   const label = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('FAIL') } as const;
   const lines: string[] = [];

@@ -1,3 +1,4 @@
+import type { CliModel } from './cli-model.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import type { ScheduleChange, ScheduleStatus } from '../system/schedule/schedule.js';
@@ -105,6 +106,7 @@ async function scheduleCommand(
   out: Output,
   action: string,
   flags: ScheduleFlags,
+  model: CliModel,
 ): Promise<CommandResult> {
   if (flags.every !== undefined && action !== 'install') {
     throw new UsageError('USAGE', '--every only applies to `schedule install`');
@@ -116,7 +118,14 @@ async function scheduleCommand(
   const { processFacts } = await import('./process-facts.js');
   const facts: ProcessFacts = processFacts();
   if (action === 'install') {
-    const r = await installSchedule(ctx, { every: flags.every, facts, locked: flags.locked === true });
+    const { renderManPage } = await import('./man-page.js');
+    const manPage = facts.sea ? renderManPage(model) : undefined;
+    const r = await installSchedule(ctx, {
+      every: flags.every,
+      facts,
+      locked: flags.locked === true,
+      manPage,
+    });
     const lines = changeLines(out, 'wrote', r);
     lines.splice(
       r.files.length,
@@ -215,5 +224,6 @@ export const schedule = defineCommand<[string], ScheduleFlags>({
     ['appimage-keeper schedule install --locked', 'a fleet machine: follow appimage-keeper.lock'],
     ['appimage-keeper schedule status', 'show the timer and the last run'],
   ],
-  handler: ({ ctx, output, args: [action], flags }) => scheduleCommand(ctx(), output(), action, flags),
+  handler: ({ ctx, output, args: [action], flags, model }) =>
+    scheduleCommand(ctx(), output(), action, flags, model()),
 });

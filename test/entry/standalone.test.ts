@@ -1,6 +1,6 @@
 /**
  * The standalone executable (`npm run build:standalone`): built once here, then run with a PATH
- * that has no `node` for --version, validate, an update against the sim, a timer that runs it, and
+ * that has no `node` for --version (naming the pinned runtime it embeds), validate, an update against the sim, a timer that runs it, and
  * a self-update of a copy of it: refused unattested, installed with --insecure, rolled back.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildRuntime } from '../../fixtures/runtime.js';
 import { standaloneFileName } from '../../src/system/self-update/asset-name.js';
 import { buildStandalone } from '../../scripts/build-standalone.js';
+import { nodePinFor } from '../../scripts/node-runtime.js';
 import { pkg } from '../../scripts/bundle-options.mjs';
 import { disposeFixtureAppImages, fixtureAppImage } from '../helpers/fixture-appimages.js';
 import { publishHubRelease } from '../helpers/hub-release.js';
@@ -50,6 +51,19 @@ void describe('standalone executable', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${pkg.version}\n`);
     assert.equal(r.stderr, '', 'no experimental-feature warning');
+  });
+
+  void it("embeds the pinned Node.js runtime, not the machine's node, and names it with --version --verbose", async () => {
+    const pin = nodePinFor(process.arch);
+    const r = await runCli(['--version', '--verbose'], { program: exe, env: { PATH: noNode, HOME: out } });
+    assert.equal(r.code, 0, r.stderr);
+    const [version, runtime] = r.stdout.split('\n');
+    assert.equal(version, pkg.version);
+    assert.ok(
+      runtime?.startsWith(`Node.js v${pin.version} (embedded in the standalone executable)`),
+      `${runtime} (this machine's node is ${process.version})`,
+    );
+    assert.equal(r.stderr, '');
   });
 
   void it('validates and updates an app from the sim with no node on PATH', async () => {
@@ -94,6 +108,30 @@ void describe('standalone executable', () => {
     const check = doctor.json?.checks.find((c) => c.id === 'schedule');
     assert.equal(check?.status, 'ok', doctor.stdout);
     assert.equal(check?.message, `the timer runs ${exe} (${pkg.version})`);
+  });
+
+  void it('schedule install writes the man page the unit names, and schedule remove deletes it', async () => {
+    const w = await suite.world();
+    const env = { ...w.env, PATH: noNode };
+    const man = join(w.home.dataHome, 'man', 'man1', 'appimage-keeper.1');
+    const r = await runCli<{ files: string[] }>(['--json', 'schedule', 'install'], { program: exe, env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(r.json?.files.includes(man), r.stdout);
+    const service = await readFile(
+      join(w.home.root, 'config', 'systemd', 'user', 'appimage-keeper.service'),
+      'utf8',
+    );
+    assert.match(service, /^Documentation=man:appimage-keeper\(1\)$/m);
+    const page = await readFile(man, 'utf8');
+    assert.match(page, /^\.TH APPIMAGE-KEEPER 1 .*"appimage-keeper \d/m);
+    assert.match(page, /^\.B appimage\\-keeper schedule \[options\] <action>$/m);
+    const removed = await runCli<{ files: string[] }>(['--json', 'schedule', 'remove'], {
+      program: exe,
+      env,
+    });
+    assert.equal(removed.code, 0, removed.stdout + removed.stderr);
+    assert.ok(removed.json?.files.includes(man), removed.stdout);
+    await assert.rejects(access(man), 'the man page is gone');
   });
 
   void it('self-update refuses an unattested release, --insecure installs it with a warning, and the kept .previous rolls back', async () => {

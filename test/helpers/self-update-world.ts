@@ -12,7 +12,7 @@ import { resolvePaths } from '../../src/config/paths.js';
 import { loadWorkspace, type Workspace } from '../../src/config/workspace.js';
 import type { Context } from '../../src/context/context.js';
 import type { KeeperEvent } from '../../src/core/events.js';
-import { standaloneFileName } from '../../src/system/self-update/asset-name.js';
+import { COMPRESSED_SUFFIX, standaloneFileName } from '../../src/system/self-update/asset-name.js';
 import type { InstallKind } from '../../src/system/self-update/install-kind.js';
 import {
   selfUpdate,
@@ -72,6 +72,8 @@ export interface PublishOptions {
   /** Hex digest the release states (default: the body's; false: none). Attestations name it. */
   digest?: string | false;
   extra?: SimReleaseAsset[];
+  /** Publish these bytes as `<name>.zst` beside the raw file, with their digest and size (attested too). */
+  compressed?: Buffer;
 }
 
 /** The world of one test file. */
@@ -146,6 +148,14 @@ export function useSelfUpdateWorld(): SelfUpdateWorld {
       const stated = opts.digest === undefined ? sha256(body) : opts.digest;
       // Without a stated digest the attestation is of the real one (a .sha256 asset states it).
       const hex = stated || sha256(body);
+      const packed = opts.compressed;
+      const packedName = `${name}${COMPRESSED_SUFFIX}`;
+      const packedAsset = packed && {
+        name: packedName,
+        url: sim.putAsset(`/self/${version}/${n}/${packedName}`, packed),
+        digest: `sha256:${sha256(packed)}`,
+        size: packed.length,
+      };
       sim.hub.setReleases(SIM_OWNER, 'appimage-keeper', [
         {
           tag: `v${version}`,
@@ -156,19 +166,24 @@ export function useSelfUpdateWorld(): SelfUpdateWorld {
               ...(stated ? { digest: `sha256:${stated}` } : {}),
               ...(opts.size ? { size: opts.size } : {}),
             },
+            ...(packedAsset ? [packedAsset] : []),
             ...(opts.extra ?? []),
           ],
         },
       ]);
-      const bundles = opts.attestedBy
-        ? [
-            (opts.ca ?? ca).bundle(opts.attestedBy, {
-              predicateType: BUILD,
-              subject: [{ name, digest: { sha256: hex } }],
-            }),
-          ]
-        : [];
-      sim.hub.setAttestations(SIM_OWNER, 'appimage-keeper', hex, bundles);
+      const attest = (subject: string, digest: string) => {
+        const bundles = opts.attestedBy
+          ? [
+              (opts.ca ?? ca).bundle(opts.attestedBy, {
+                predicateType: BUILD,
+                subject: [{ name: subject, digest: { sha256: digest } }],
+              }),
+            ]
+          : [];
+        sim.hub.setAttestations(SIM_OWNER, 'appimage-keeper', digest, bundles);
+      };
+      attest(name, hex);
+      if (packed) attest(packedName, sha256(packed));
       return url;
     },
     async installed(mode = 0o750) {

@@ -24,6 +24,7 @@ const ALL = [
   'ansible-playbook',
   'tinyproxy',
   'microsocks',
+  'zstd',
 ];
 
 // apt-get logs its arguments; `install` creates the commands listed in FAKE_INSTALLS, as a real
@@ -107,6 +108,7 @@ void describe('ensure-tools', () => {
         'ansible-playbook',
         'tinyproxy',
         'microsocks',
+        'zstd',
       ],
       apt: true,
       sudo: false,

@@ -25,10 +25,11 @@ const gzip: Decompressor = (input, maxOut) => {
 };
 
 /**
- * fzstd sizes its output buffer from the frame header (content size, else window size, up to 2 GiB),
- * so the header is checked first: a block can never legitimately need more than the block size.
+ * What fzstd allocates for a zstd frame, read from its header (content size, else window size, up
+ * to 2 GiB); undefined when `input` is no zstd frame. Callers check it first: a block can never
+ * legitimately need more than the block size, nor an executable more than its limit.
  */
-function zstdFrameAllocation(input: Buffer): number | undefined {
+export function zstdFrameAllocation(input: Buffer): number | undefined {
   if (input.length < 6 || input.readUInt32LE(0) !== 0xfd2fb528) return undefined;
   const flags = input[4] ?? 0;
   const singleSegment = (flags >> 5) & 1;

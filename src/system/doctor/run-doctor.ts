@@ -8,6 +8,7 @@ import { lockCheck } from './lock-check.js';
 import { onlineChecks } from './online-checks.js';
 import { certificateCheck } from './cert-checks.js';
 import { proxyCheck } from './proxy-checks.js';
+import { runtimeCheck, type RuntimeFacts } from './runtime-check.js';
 import { scheduleCheck } from './schedule-checks.js';
 import { stateChecks } from './state-checks.js';
 import { systemPermissionCheck } from './system-perm-checks.js';
@@ -15,10 +16,13 @@ import { toolChecks } from './tool-checks.js';
 import type { DoctorCheck } from './types.js';
 
 /**
- * Every doctor check, in report order. Read-only: no lock is taken and nothing is written (a
+ * Every doctor check, in report order (`runtime` when the caller says which Node.js runs us). Read-only: no lock is taken and nothing is written (a
  * corrupt state file is reported, not moved aside).
  */
-export async function runDoctor(ctx: Context, opts: { online: boolean }): Promise<DoctorCheck[]> {
+export async function runDoctor(
+  ctx: Context,
+  opts: { online: boolean; runtime?: RuntimeFacts | undefined },
+): Promise<DoctorCheck[]> {
   const config = await configChecks(ctx);
   applyNetworkFields(ctx, config.global);
   const [dirs, tools, state, lock, launch, schedule, entries] = await Promise.all([
@@ -39,6 +43,7 @@ export async function runDoctor(ctx: Context, opts: { online: boolean }): Promis
     ...dirs,
     ...perms,
     ...tools,
+    ...(opts.runtime ? [runtimeCheck(opts.runtime, ctx.now())] : []),
     ...(stateCheck ? [stateCheck] : []),
     lock,
     ...rest,

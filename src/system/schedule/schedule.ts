@@ -27,6 +27,7 @@ import { unitLocation, type UnitLocation } from './unit-location.js';
 import { readUnitFile } from './read-unit-file.js';
 import { everyOfTimer, readOnCalendar, renderUnits, serviceArgv } from './units.js';
 import { isRegularFile } from '../../core/path-exists.js';
+import { removeManPage, writeManPage } from './man-page-file.js';
 
 /** What `schedule install` and `schedule remove` did, or left for the user to do. */
 export interface ScheduleChange {
@@ -112,7 +113,13 @@ async function checkCalendar(ctx: Context, schedule: TimerSchedule): Promise<voi
  */
 export async function installSchedule(
   ctx: Context,
-  opts: { every?: string | undefined; facts: ProcessFacts; locked?: boolean | undefined },
+  opts: {
+    every?: string | undefined;
+    facts: ProcessFacts;
+    locked?: boolean | undefined;
+    /** The rendered man page, written for the standalone executable (which ships none). */
+    manPage?: string | undefined;
+  },
 ): Promise<ScheduleInstall> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const schedule = parseInterval(opts.every ?? keptEvery(loc));
@@ -131,12 +138,15 @@ export async function installSchedule(
   await mkdir(loc.dir, { recursive: true });
   await writeFileAtomic(loc.servicePath, units.service, { root: loc.dir });
   await writeFileAtomic(loc.timerPath, units.timer, { root: loc.dir });
+  // The unit names man:appimage-keeper(1); npm installs the page, the standalone executable writes it.
+  const man =
+    program.kind === 'standalone' && opts.manPage ? [await writeManPage(ctx.paths, opts.manPage)] : [];
   const access = await locateSystemctl(ctx.env, ctx.paths.layout);
   const done = await apply(access, [['daemon-reload'], ['enable', '--now', loc.timerName]]);
   return {
     layout: ctx.paths.layout,
     unitDir: loc.dir,
-    files: [loc.servicePath, loc.timerPath],
+    files: [loc.servicePath, loc.timerPath, ...man],
     schedule,
     execStart: serviceArgv(cmd),
     program,
@@ -157,17 +167,19 @@ function keptEvery(loc: UnitLocation): string | undefined {
   return everyOfTimer(timer.text);
 }
 
-/** Disables the timer (when systemctl is usable), deletes both unit files and reloads. */
+/** Disables the timer (when systemctl is usable), deletes both unit files (and a man page we wrote) and reloads. */
 export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
   const loc = unitLocation(ctx.paths, ctx.env);
   const access = await locateSystemctl(ctx.env, ctx.paths.layout);
   const present = await Promise.all([isRegularFile(loc.servicePath), isRegularFile(loc.timerPath)]);
   const files = [loc.servicePath, loc.timerPath].filter((_, i) => present[i]);
+  const man = await removeManPage(ctx.paths);
+  const manFiles = man ? [man] : [];
   if (files.length === 0) {
     return {
       layout: ctx.paths.layout,
       unitDir: loc.dir,
-      files: [],
+      files: manFiles,
       commands: [],
       applied: true,
       reason: undefined,
@@ -185,7 +197,7 @@ export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
     return {
       layout: ctx.paths.layout,
       unitDir: loc.dir,
-      files,
+      files: [...files, ...manFiles],
       commands,
       applied: false,
       reason: unusableReason(access),
@@ -197,7 +209,7 @@ export async function removeSchedule(ctx: Context): Promise<ScheduleChange> {
   return {
     layout: ctx.paths.layout,
     unitDir: loc.dir,
-    files,
+    files: [...files, ...manFiles],
     commands: [...first.commands, ...second.commands],
     applied: true,
     reason: undefined,

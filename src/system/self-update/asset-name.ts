@@ -10,3 +10,11 @@ export function standaloneFileName(version: string, nodeArch: string): string {
 export function standaloneAssetGlob(nodeArch: string): string {
   return `appimage-keeper-*-linux-${appImageArch(nodeArch)}`;
 }
+
+/** Suffix of the compressed executable (zstd), the asset self-update prefers when a release has it. */
+export const COMPRESSED_SUFFIX = '.zst';
+
+/** Whether an asset name is the compressed executable. */
+export function isCompressedAsset(name: string): boolean {
+  return name.endsWith(COMPRESSED_SUFFIX);
+}

@@ -6,6 +6,7 @@
  * only; the CLI prints it.
  */
 import semver from 'semver';
+import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../context/context.js';
 import { KeeperError } from '../../core/errors.js';
@@ -14,7 +15,7 @@ import { VERSION } from '../../core/version.js';
 import type { Resolution } from '../../sources/types.js';
 import type { BuildIdentity } from '../../trust/provenance/identity.js';
 import { embeddedRoot, type LoadedRoot, type RootName } from '../../trust/provenance/trusted-root.js';
-import { standaloneAssetGlob } from './asset-name.js';
+import { COMPRESSED_SUFFIX, standaloneAssetGlob } from './asset-name.js';
 import { requireSelfAttestation } from './attest-self.js';
 import type { InstallKind } from './install-kind.js';
 import { rollbackExecutable } from './previous.js';
@@ -96,7 +97,15 @@ export async function selfUpdate(
     return { status: 'manual', install: 'npm', current, latest, command: `npm install -g ${spec}` };
   }
 
-  const resolution = await resolver.resolve(exeSettings);
+  // The compressed executable when the release has one (a quarter of the download), else the raw one.
+  const packed = selfSettings(
+    ws,
+    ctx,
+    opts.repository,
+    `${standaloneAssetGlob(ctx.arch)}${COMPRESSED_SUFFIX}`,
+  );
+  const compressed = install.kind === 'standalone' ? await resolveOptional(resolver, packed) : undefined;
+  const resolution = compressed ?? (await resolver.resolve(exeSettings));
   const latest = versionOf(resolution.version);
   if (!isNewer(latest, current) && !opts.force) return upToDate(install.kind, current, latest);
   if (install.kind === 'source') {
@@ -161,14 +170,22 @@ function provenanceJson(id: BuildIdentity): SelfProvenance {
 }
 
 // A release may carry the npm tarball (`npm pack` output); installing it needs no registry.
-async function resolveTarball(
+function resolveTarball(
   resolver: SelfResolver,
   ws: Workspace,
   ctx: Context,
   repository: string,
 ): Promise<Resolution | undefined> {
+  return resolveOptional(resolver, selfSettings(ws, ctx, repository, 'appimage-keeper-*.tgz'));
+}
+
+// The release's asset for `settings`, or undefined when it has none (the memo makes it one request).
+async function resolveOptional(
+  resolver: SelfResolver,
+  settings: AppSettings,
+): Promise<Resolution | undefined> {
   try {
-    return await resolver.resolve(selfSettings(ws, ctx, repository, 'appimage-keeper-*.tgz'));
+    return await resolver.resolve(settings);
   } catch (err) {
     if (err instanceof KeeperError && err.code === 'ASSET_NO_MATCH') return undefined;
     throw err;
