@@ -74,6 +74,25 @@ const OPERATORS = [
 ]; // prettier-ignore
 const REDIRECTS = new Set(['<', '>', '>>', '<&', '>&', '<>', '>|', '&>', '&>>', '<<<', '<<', '<<-']);
 const JOINERS = new Set(['&&', '||', '|', '|&', '&']);
+// Reserved words (at a command's start): those that open a block, those only valid inside one,
+// those that close one, and the rest.
+const OPENERS = new Map<string, Omit<Frame, 'line'>>([
+  ['if', { block: 'if block', end: 'fi' }],
+  ['while', { block: 'loop', end: 'done' }],
+  ['until', { block: 'loop', end: 'done' }],
+  ['for', { block: 'loop', end: 'done' }],
+  ['select', { block: 'loop', end: 'done' }],
+  ['case', { block: 'case', end: 'esac', stage: 'subject' }],
+  ['{', { block: 'brace group', end: '}' }],
+]);
+const MIDDLES = new Map<string, Frame['end']>([
+  ['then', 'fi'],
+  ['elif', 'fi'],
+  ['else', 'fi'],
+  ['do', 'done'],
+]);
+const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
+const OTHER_RESERVED = new Set(['!', 'time', 'function']);
 const DECLARERS = new Set(['export', 'readonly', 'declare', 'typeset', 'local']);
 const WRITERS = new Set(['read', 'unset', 'mapfile', 'readarray', 'printf', 'eval', 'let', 'getopts']);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
@@ -303,50 +322,14 @@ class Scanner {
 
   // Opens, moves through or closes a compound command; false when `tok` is an ordinary word.
   private reservedWord(tok: Word, frame: Frame | undefined): boolean {
-    const line = tok.line;
-    switch (tok.raw) {
-      case 'if':
-        this.push({ block: 'if block', line, end: 'fi' });
-        return true;
-      case 'then':
-      case 'elif':
-      case 'else':
-        if (frame?.end !== 'fi') throw new ScanError(`unexpected \`${tok.raw}\``, line);
-        return true;
-      case 'fi':
-        this.pop('fi', 'fi');
-        return true;
-      case 'while':
-      case 'until':
-      case 'for':
-      case 'select':
-        this.push({ block: 'loop', line, end: 'done' });
-        return true;
-      case 'do':
-        if (frame?.end !== 'done') throw new ScanError('unexpected `do`', line);
-        return true;
-      case 'done':
-        this.pop('done', 'done');
-        return true;
-      case 'case':
-        this.push({ block: 'case', line, end: 'esac', stage: 'subject' });
-        return true;
-      case 'esac':
-        this.pop('esac', 'esac');
-        return true;
-      case '{':
-        this.push({ block: 'brace group', line, end: '}' });
-        return true;
-      case '}':
-        this.pop('}', '}');
-        return true;
-      case '!':
-      case 'time':
-      case 'function':
-        return true;
-      default:
-        return false;
-    }
+    const w = tok.raw;
+    const opens = OPENERS.get(w);
+    if (opens) this.push({ ...opens, line: tok.line });
+    else if (MIDDLES.has(w)) {
+      if (frame?.end !== MIDDLES.get(w)) throw new ScanError(`unexpected \`${w}\``, tok.line);
+    } else if (CLOSERS.has(w)) this.pop(w as Frame['end'], w);
+    else return OTHER_RESERVED.has(w);
+    return true;
   }
 
   // One simple command's words: its leading assignments, and a declaration or builtin naming ours.
@@ -460,10 +443,7 @@ class Scanner {
         const q = this.expandable('"');
         value += q.value;
         literal &&= q.literal;
-      } else if (c === '`') {
-        this.backquoted();
-        literal = false;
-      } else if (c === '$' && this.dollar()) {
+      } else if (this.expansion(c)) {
         literal = false;
       } else {
         value += c;
@@ -520,10 +500,7 @@ class Scanner {
         if (next === '\n') this.line++;
         else value += next;
         this.pos += 2;
-      } else if (c === '`') {
-        this.backquoted();
-        literal = false;
-      } else if (c === '$' && this.dollar()) {
+      } else if (this.expansion(c)) {
         literal = false;
       } else {
         if (c === '\n') this.line++;
@@ -533,6 +510,13 @@ class Scanner {
     }
     this.nest--;
     return { value, literal };
+  }
+
+  // At a backquote or `$`: reads the substitution or expansion and returns true; false otherwise.
+  private expansion(c: string): boolean {
+    if (c !== '`') return c === '$' && this.dollar();
+    this.backquoted();
+    return true;
   }
 
   // At `$`: reads an expansion and returns true, or returns false for a plain `$`.
@@ -563,33 +547,12 @@ class Scanner {
 
   // After `${`: to its `}`; `${NAME=…}` and `${NAME:=…}` set ours.
   private parameter(): void {
-    const line = this.line;
     const head = /^([A-Za-z_][A-Za-z0-9_]*)(:?=)?/.exec(this.src.slice(this.pos, this.pos + 200));
-    if (head?.[1] === this.name && head[2]) this.record({ line, how: 'expansion' });
+    if (head?.[1] === this.name && head[2]) this.record({ line: this.line, how: 'expansion' });
     this.enter();
-    let depth = 0;
-    for (;;) {
-      const c = this.src[this.pos];
-      if (c === undefined) throw new ScanError(`a \${ from line ${line} is never closed`, this.line);
-      if (c === '}' && depth === 0) {
-        this.pos++;
-        this.nest--;
-        return;
-      }
-      if (c === '\\') this.pos += 2;
-      else if (c === "'") this.singleQuoted(this.pos + 1);
-      else if (c === '"') {
-        this.pos++;
-        this.expandable('"');
-      } else if (c === '`') this.backquoted();
-      else if (c === '$' && this.dollar()) continue;
-      else {
-        if (c === '{') depth++;
-        if (c === '}') depth--;
-        if (c === '\n') this.line++;
-        this.pos++;
-      }
-    }
+    this.toClosing('{', '}', 'a ${');
+    this.pos++;
+    this.nest--;
   }
 
   // After `$(`, `<(` or `>(`: the commands up to its `)`.
@@ -603,30 +566,34 @@ class Scanner {
     this.enter();
     const start = this.pos;
     const line = this.line;
+    this.toClosing('(', ')', 'a parenthesis');
+    if (open === 2 && this.src[this.pos + 1] !== ')')
+      throw new ScanError(`the arithmetic from line ${line} does not end with ))`, this.line);
+    if (open === 2 && this.arithmetic.test(this.src.slice(start, this.pos)))
+      this.record({ line, how: 'expansion', via: 'arithmetic' });
+    this.pos += open === 2 ? 2 : 1;
+    this.nest--;
+  }
+
+  // To the `close` that matches, `open` counted and quotes, escapes and expansions skipped; `what`
+  // names the construct when the text ends first.
+  private toClosing(open: string, close: string, what: string): void {
+    const line = this.line;
     let depth = 0;
     for (;;) {
       const c = this.src[this.pos];
-      if (c === undefined) throw new ScanError(`a parenthesis from line ${line} is never closed`, this.line);
-      if (c === ')' && depth === 0) {
-        if (open === 2 && this.src[this.pos + 1] !== ')')
-          throw new ScanError(`the arithmetic from line ${line} does not end with ))`, this.line);
-        const text = this.src.slice(start, this.pos);
-        if (open === 2 && this.arithmetic.test(text))
-          this.record({ line, how: 'expansion', via: 'arithmetic' });
-        this.pos += open === 2 ? 2 : 1;
-        this.nest--;
-        return;
-      }
-      if (c === '\\') this.pos += 2;
-      else if (c === "'") this.singleQuoted(this.pos + 1);
+      if (c === undefined) throw new ScanError(`${what} from line ${line} is never closed`, this.line);
+      if (c === close && depth === 0) return;
+      if (c === '\\') {
+        if (this.src[this.pos + 1] === '\n') this.line++;
+        this.pos += 2;
+      } else if (c === "'") this.singleQuoted(this.pos + 1);
       else if (c === '"') {
         this.pos++;
         this.expandable('"');
-      } else if (c === '`') this.backquoted();
-      else if (c === '$' && this.dollar()) continue;
-      else {
-        if (c === '(') depth++;
-        if (c === ')') depth--;
+      } else if (!this.expansion(c)) {
+        if (c === open) depth++;
+        if (c === close) depth--;
         if (c === '\n') this.line++;
         this.pos++;
       }
