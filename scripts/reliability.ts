@@ -48,6 +48,17 @@ const SUITES: Suite[] = [
     ],
   },
   {
+    kind: 'hostile input',
+    name: 'AM scripts',
+    covers:
+      'a SITE hidden before the real one in a here-document, an uncalled function, `if false`, a case, a subshell, a substitution, an && list, a prefix, export/read/printf -v/eval, ${SITE:=}, or set twice to different values (refused, naming the line and block; nothing fetched or written); SITE in comments and strings ignored; unclosed quotes, blocks and here-documents, nesting and size past their bounds, 1,000 mutated scripts (refused, never thrown on); 300 generated scripts checked against bash itself',
+    files: [
+      'test/sources/catalogues/am-script.test.ts',
+      'test/sources/catalogues/shell-writes.test.ts',
+      'test/e2e/adopt/am-site.test.ts',
+    ],
+  },
+  {
     kind: 'fault',
     name: 'proxies',
     covers:

@@ -21,6 +21,8 @@ export interface AmApp {
   site?: string;
   /** The repository the script's API call really queries (default: $SITE). */
   queries?: string;
+  /** The install script's whole text, served as is (instead of one made from `site` and `queries`). */
+  script?: string;
 }
 
 /** The catalogue files to serve. */
@@ -77,7 +79,7 @@ export function serveCatalogues(sim: Sim, cats: SimCatalogues, prefix = '/cat'):
   const list = ['This is the list of all the apps available in the database', ''];
   for (const app of cats.am ?? []) {
     list.push(`◆ ${app.name} : ${app.description}`);
-    sim.putAsset(`${prefix}/programs/x86_64/${app.name}`, Buffer.from(amScript(app)), {
+    sim.putAsset(`${prefix}/programs/x86_64/${app.name}`, Buffer.from(app.script ?? amScript(app)), {
       contentType: 'text/plain',
     });
   }

@@ -2,11 +2,12 @@
  * A temp home whose config.yml points the hub at the in-process sim, with forge recipes for
  * repositories `e2e/<app>` and the built CLI run in it: the common base of the end-to-end worlds.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sim } from '../../sim/index.js';
 import { runCli, type CliRun } from './run-cli.js';
-import { makeTmpHome, type TmpHome } from './tmp-home.js';
+import { makeSimHome } from './sim-home.js';
+import type { TmpHome } from './tmp-home.js';
 
 /** Options of a forge recipe written by `SimWorld.writeForgeRecipe`. */
 export interface ForgeRecipeOptions {
@@ -42,30 +43,11 @@ export interface SimWorldOptions {
   cli?: { path: string; env?: NodeJS.ProcessEnv } | undefined;
 }
 
-/**
- * Creates a world: config.yml sets storage_dir, symlink_dir, the sim's hub API and web base and
- * `hub_proxy: false`, no catalogues unless `configLines` names some, then `configLines`.
- */
+/** Creates a world on a home from `makeSimHome` (test/helpers/sim-home.ts), running the built CLI. */
 export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promise<SimWorld> {
-  const home = await makeTmpHome();
-  const storageDir = join(home.root, 'storage');
-  const symlinkDir = join(home.root, 'bin');
-  if (opts.createStorageDir !== false) await mkdir(storageDir, { recursive: true });
-  await home.writeConfig(
-    [
-      `storage_dir: ${storageDir}`,
-      `symlink_dir: ${symlinkDir}`,
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      // The default catalogues are public hosts: a test names the sim's, or reads none.
-      ...((opts.configLines ?? []).some((l) => l.startsWith('catalogues:')) ? [] : ['catalogues: []']),
-      ...(opts.configLines ?? []),
-      '',
-    ].join('\n'),
-  );
-  // Nothing may reach a public host: the built-in proxy list is empty.
-  const env = { ...home.env, APPIMAGE_KEEPER_PROXY_BUILTINS: '', ...opts.cli?.env };
+  const base = await makeSimHome(sim, opts.configLines, opts.createStorageDir !== false);
+  const { home, storageDir, symlinkDir } = base;
+  const env = { ...base.env, ...opts.cli?.env };
   const cliPath = opts.cli ? { cliPath: opts.cli.path } : {};
   return {
     home,

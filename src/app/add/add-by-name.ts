@@ -86,14 +86,20 @@ export async function addByName(
   for (const x of sources)
     if (x.s.kind !== 'none' && !usable.has(sourceKey(x.s))) usable.set(sourceKey(x.s), x);
   const name = opts.name ?? slugAppName(wanted) ?? wanted;
-  if (usable.size === 0)
+  if (usable.size === 0) {
+    const script = sources.map(({ s }) => (s.kind === 'none' ? s.script : undefined)).find(Boolean);
     throw new KeeperError(
       'CATALOGUE_ENTRY_UNUSABLE',
       sources
         .map(({ f, s }) => `${describe(f)} has no usable source: ${s.kind === 'none' ? s.why : ''}`)
         .join('; '),
-      { hint: 'add the app by its repository or download URL instead' },
+      {
+        hint: script
+          ? `read ${script} to see which repository it installs from, then: appimage-keeper add OWNER/REPO --name ${name}`
+          : 'add the app by its repository or download URL instead',
+      },
     );
+  }
   if (usable.size > 1) {
     const candidates: NameCandidate[] = [...usable.values()].map(({ f, s }) => ({
       name: f.entry.name,

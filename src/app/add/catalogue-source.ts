@@ -14,7 +14,7 @@ export type EntrySource =
   | { kind: 'repository'; repository: string }
   | { kind: 'download'; url: string }
   | { kind: 'recipe'; recipe: Record<string, unknown> }
-  | { kind: 'none'; why: string };
+  | { kind: 'none'; why: string; /** The AM script read, for the user to read in turn. */ script?: string };
 
 /** One catalogue entry with the catalogue it came from. */
 export interface FoundEntry {
@@ -38,7 +38,9 @@ export async function entrySource(found: FoundEntry, run: Run): Promise<EntrySou
     if (res.status !== 200)
       return { kind: 'none', why: `its script ${entry.script} answered HTTP ${res.status}` };
     const src = amScriptSource(res.text);
-    return src.ok ? { kind: 'repository', repository: src.repository } : { kind: 'none', why: src.why };
+    return src.ok
+      ? { kind: 'repository', repository: src.repository }
+      : { kind: 'none', why: src.why, script: entry.script };
   } catch (err) {
     if (run.signal.aborted) throw err;
     return { kind: 'none', why: `its script could not be read: ${toKeeperError(err).message}` };
