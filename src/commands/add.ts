@@ -27,7 +27,8 @@ async function addCommand(
   stdin?: NodeJS.ReadableStream,
 ): Promise<CommandResult> {
   const { addFromUrl } = await import('../app/add/add.js');
-  const { addByName, isCatalogueName } = await import('../app/add/add-by-name.js');
+  const { addByName } = await import('../app/add/add-by-name.js');
+  const { isCatalogueName } = await import('../app/add/catalogue-name.js');
   const dryRun = flags.dryRun === true;
   const pick = assetPrompt(out, stdin, out.json);
   const opts = { name: flags.name, dryRun, assetMatch: flags.assetMatch, assetRegex: flags.assetRegex, pick };
