@@ -48,6 +48,18 @@ const SUITES: Suite[] = [
     ],
   },
   {
+    kind: 'hostile input',
+    name: 'catalogue text',
+    covers:
+      'catalogue names with shell syntax (`&&`, `$(…)`, backquotes, `;`, `|`, quotes, globs), leading dashes (`-rf`, `--config-dir=…`), spaces, control, zero-width and bidi characters, look-alike and fullwidth letters, and a download URL holding `&`: every add command that search and add NAME print, read by a real /bin/sh, reaches add as exactly that entry (after `--` for a dash, by repository when the name cannot be shown) and runs nothing else; doctor and set-up hints naming such paths; a confident name match whose release fits nothing of the file stays a suggestion',
+    files: [
+      'test/app/add/catalogue-name.test.ts',
+      'test/e2e/search/pasteable-names.test.ts',
+      'test/render/setup-hints.test.ts',
+      'test/app/adopt-match-fit.test.ts',
+    ],
+  },
+  {
     kind: 'fault',
     name: 'proxies',
     covers:

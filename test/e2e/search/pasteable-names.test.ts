@@ -32,6 +32,8 @@ const HOSTILE: Hostile[] = [
   { name: '--config-dir=evil', word: 'qflag', repo: 'Flag' },
   { name: 'Visual Studio Code', word: 'qspace', repo: 'Code' },
   { name: 'Glob * ?', word: 'qglob', repo: 'Glob' },
+  // Nothing of it makes an app name: the release asset names the app, as add URL does.
+  { name: '网易云音乐', word: 'qcjk', repo: 'Cjk' },
   // Control characters and invisible ones cannot be pasted as shown: the repository is offered.
   { name: 'Ctl\u001b]0;owned\u0007', word: 'qctl', repo: 'Ctl' },
   { name: 'Obsi\u200bdian', word: 'qzero', repo: 'ZeroWidth' },
