@@ -11,7 +11,7 @@ import { serveCatalogues, type ServedCatalogues } from '../../../sim/index.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { runCliInPty } from '../../helpers/pty.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
-import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { catalogueLines, makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 import { incoming } from './incoming.js';
 
 interface Match {
@@ -39,12 +39,7 @@ interface AdoptJson {
 const suite = useSimSuite(
   (sim, served: ServedCatalogues) =>
     makeSimWorld(sim, {
-      configLines: [
-        'manage_desktop_files: false',
-        'catalogues:',
-        `  - ${served.hub}`,
-        `  - { url: "${served.am}", format: am }`,
-      ],
+      configLines: ['manage_desktop_files: false', ...catalogueLines(served, ['hub', 'am'])],
     }),
   disposeFixtureAppImages,
 );
@@ -363,8 +358,7 @@ void describe('archived repositories', () => {
         // The second origin is a lab, as a company names its own instance in config.yml.
         `lab_release_web_url: ${suite.sim.secondUrl}`,
         `lab_release_api_url: ${suite.sim.secondUrl}/api/v4`,
-        'catalogues:',
-        `  - { url: "${served.keeper}", format: keeper }`,
+        ...catalogueLines(served, ['keeper']),
       ],
     });
     try {

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { serveCatalogues, type ServedCatalogues } from '../../../sim/index.js';
 import { runPasted } from '../../helpers/run-pasted.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
-import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { catalogueLines, makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 
 interface Hostile {
   /** The entry's name as the catalogue writes it. */
@@ -44,12 +44,7 @@ const HOSTILE: Hostile[] = [
 
 const suite = useSimSuite((sim, served: ServedCatalogues) =>
   makeSimWorld(sim, {
-    configLines: [
-      'manage_desktop_files: false',
-      'catalogues:',
-      `  - ${served.hub}`,
-      `  - { url: "${served.keeper}", format: keeper }`,
-    ],
+    configLines: ['manage_desktop_files: false', ...catalogueLines(served, ['hub', 'keeper'])],
   }),
 );
 
