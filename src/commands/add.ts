@@ -72,7 +72,7 @@ export const add = defineCommand<[string], AddFlags>({
     {
       name: '<name-or-url>',
       description:
-        'an app name looked up in the catalogues (see search), a repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
+        'an app name looked up in the catalogues (see search; quoted when it has spaces, after -- when it starts with -), a repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
     },
   ],
   flags: [
