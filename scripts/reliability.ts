@@ -59,13 +59,26 @@ const SUITES: Suite[] = [
     ],
   },
   {
+    kind: 'hostile input',
+    name: 'catalogue text',
+    covers:
+      'catalogue names with shell syntax (`&&`, `$(…)`, backquotes, `;`, `|`, quotes, globs), leading dashes (`-rf`, `--config-dir=…`), spaces, control, zero-width and bidi characters, look-alike and fullwidth letters, and a download URL holding `&`: every add command that search and add NAME print, read by a real /bin/sh, reaches add as exactly that entry (after `--` for a dash, by repository when the name cannot be shown) and runs nothing else; doctor and set-up hints naming such paths; a confident name match whose release fits nothing of the file stays a suggestion',
+    files: [
+      'test/app/add/catalogue-name.test.ts',
+      'test/e2e/search/pasteable-names.test.ts',
+      'test/render/setup-hints.test.ts',
+      'test/app/adopt-match-fit.test.ts',
+    ],
+  },
+  {
     kind: 'fault',
     name: 'proxies',
     covers:
-      'hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, credentials never shown, token kept from plain-http proxies; a SOCKS5 server refusing the password (PROXY_AUTH_REQUIRED, nothing direct); zsync ranges and attestations never bypass the proxy',
+      "hostile proxy values (PROXY_INVALID, never direct), 407/401 refusals, a proxy down or silent (offline, exit 75, nothing written), a CONNECT refused or the proxy's own error page (PROXY_REFUSED naming the proxy), credentials never shown, token kept from plain-http proxies; a SOCKS5 server refusing the password (PROXY_AUTH_REQUIRED, nothing direct); zsync ranges and attestations never bypass the proxy",
     files: [
       'test/http/proxy-env.test.ts',
       'test/e2e/update/proxy.test.ts',
+      'test/e2e/update/proxy-offline.test.ts',
       'test/e2e/update/socks.test.ts',
       'test/e2e/zsync/through-proxy.test.ts',
       'test/e2e/provenance/through-proxy.test.ts',

@@ -27,7 +27,8 @@ async function addCommand(
   stdin?: NodeJS.ReadableStream,
 ): Promise<CommandResult> {
   const { addFromUrl } = await import('../app/add/add.js');
-  const { addByName, isCatalogueName } = await import('../app/add/add-by-name.js');
+  const { addByName } = await import('../app/add/add-by-name.js');
+  const { isCatalogueName } = await import('../app/add/catalogue-name.js');
   const dryRun = flags.dryRun === true;
   const pick = assetPrompt(out, stdin, out.json);
   const opts = { name: flags.name, dryRun, assetMatch: flags.assetMatch, assetRegex: flags.assetRegex, pick };
@@ -71,7 +72,7 @@ export const add = defineCommand<[string], AddFlags>({
     {
       name: '<name-or-url>',
       description:
-        'an app name looked up in the catalogues (see search), a repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
+        'an app name looked up in the catalogues (see search; quoted when it has spaces, after -- when it starts with -), a repository URL on the hub, the lab or Gitea/Forgejo, owner/repo, git@host:owner/repo.git, or a download URL',
     },
   ],
   flags: [

@@ -15,7 +15,8 @@ export function matchConfirm(
   const tty = (s: unknown): boolean => (s as { isTTY?: boolean } | undefined)?.isTTY === true;
   if (json || !stdin || !tty(stdin) || !tty(out.stderr)) return undefined;
   return async (row) => {
-    out.stderr.write(`${termPath(row.file)}: ${termText(row.source ?? '', 400)}\n`);
+    const fit = row.match?.fit === undefined ? '' : `; ${termText(row.match.fit, 400)}`;
+    out.stderr.write(`${termPath(row.file)}: ${termText(row.source ?? '', 400)}${fit}\n`);
     const { createInterface } = process.getBuiltinModule('node:readline/promises');
     const rl = createInterface({ input: stdin, output: out.stderr });
     try {

@@ -6,6 +6,7 @@ import { defineCommand } from './command-spec.js';
 import type { AppInfo } from '../app/info.js';
 import type { CatalogueOriginInfo } from '../app/catalogue-origin.js';
 import { termPath, termText } from '../render/terminal-text.js';
+import { shellQuote } from '../core/shell-quote.js';
 
 /** State entries can hold long maps (release assets): the human view stops after this many lines. */
 const MAX_STATE_LINES = 200;
@@ -26,7 +27,7 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
   const { c } = out;
   if (!out.verbose) {
     const { infoSummaryLines } = await import('../render/info-summary.js');
-    const more = `the full record (settings and their source, state, rate limits): appimage-keeper -v info ${shellWord(info.name)}, or --json`;
+    const more = `the full record (settings and their source, state, rate limits): appimage-keeper -v info ${shellQuote(info.name)}, or --json`;
     return infoResult(
       info,
       origin,
@@ -76,10 +77,6 @@ async function infoCommand(ctx: Context, out: Output, name: string): Promise<Com
 }
 
 // A name as one word a shell reads back unchanged.
-function shellWord(name: string): string {
-  return /^[\w.@+-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
-}
-
 // The JSON is the full record whatever the human view shows.
 function infoResult(info: AppInfo, origin: CatalogueOriginInfo | undefined, human: string): CommandResult {
   return {

@@ -7,6 +7,7 @@ import { defineCommand } from './command-spec.js';
 import { table } from '../render/table.js';
 import { truncateEnd } from '../render/display-width.js';
 import { termMessage, termText } from '../render/terminal-text.js';
+import { shellQuote } from '../core/shell-quote.js';
 
 /** Lines shown without -v; --json always has every hit. */
 const MAX_HUMAN_HITS = 40;
@@ -30,10 +31,11 @@ async function searchSettings(ctx: Context): Promise<{ global: GlobalSettings; w
 async function cachedNames(ctx: Context): Promise<CommandResult> {
   const { loadCatalogues } = await import('../app/catalogues.js');
   const { global } = await searchSettings(ctx);
+  const { isPasteableName } = await import('../app/add/catalogue-name.js');
   const loaded = await loadCatalogues(ctx, global, { cacheOnly: true });
-  // Names go into a shell's word list: only the characters a catalogue name may hold.
+  // Names go into a shell's word list unquoted: only those that are one plain word `add` accepts.
   const names = [...new Set(loaded.flatMap((c) => c.entries.map((e) => e.name)))]
-    .filter((n) => /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$/.test(n))
+    .filter((n) => isPasteableName(n) && shellQuote(n) === n && !n.startsWith('-'))
     .sort();
   return { exitCode: 0, json: { command: 'search', names }, human: names.join('\n') };
 }
@@ -53,6 +55,7 @@ async function searchCommand(
 ): Promise<CommandResult> {
   if (flags.names === true) return cachedNames(ctx);
   const { searchCatalogues } = await import('../app/search.js');
+  const { addCommandFor } = await import('../app/add/catalogue-name.js');
   const { global, warnings } = await searchSettings(ctx);
   for (const w of warnings) out.warn(w);
   const result = await searchCatalogues(ctx, global, terms, { refresh: flags.refresh === true });
@@ -74,11 +77,13 @@ async function searchCommand(
   if (result.hits.length === 0) lines.push(`no app matches ${termText(result.terms.join(' '))}`);
   if (result.hits.length > shown.length)
     lines.push(c.dim(`… ${result.hits.length - shown.length} more (--json lists all; add terms to narrow)`));
-  if (result.hits.length > 0)
-    lines.push(c.dim(`add one with: appimage-keeper add ${termText(shown[0]?.name ?? 'NAME')}`));
+  // Quoted for a shell, and by the repository when the name cannot be pasted as shown.
+  const add = shown.map((h) => addCommandFor(h)).find((a) => a !== undefined);
+  if (add !== undefined) lines.push(c.dim(`add one with: ${termText(add, 2000)}`));
+  const hits = result.hits.map((h) => ({ ...h, add: addCommandFor(h) ?? null }));
   return {
     exitCode: result.hits.length === 0 ? 1 : 0,
-    json: { command: 'search', ...result, notes: result.notes.map((n) => termMessage(n)) },
+    json: { command: 'search', ...result, hits, notes: result.notes.map((n) => termMessage(n)) },
     human: lines.join('\n'),
   };
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Paths } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
+import { shellCommand } from '../core/shell-quote.js';
 
 // Commands that make or do not read a configuration directory. `schedule` manages the timer units
 // named after the directory: removing those of a deleted directory must still work.
@@ -26,7 +27,7 @@ export async function assertConfigDir(paths: Paths, explicit: boolean, command: 
   );
   if (isDir) return;
   throw new UsageError('CONFIG_DIR_MISSING', `configuration directory ${paths.configDir} does not exist`, {
-    hint: `check the path, or create it with: appimage-keeper --config-dir ${paths.configDir} init --global`,
+    hint: `check the path, or create it with: ${shellCommand(['appimage-keeper', '--config-dir', paths.configDir, 'init', '--global'])}`,
   });
 }
 

@@ -64,7 +64,7 @@ function context(fromUrl: FromUrl): FinderContext {
 
 const forge: FromUrl = (url) =>
   Promise.resolve({
-    strategy: { strategy: 'forge', repository: url, asset_match: 'Thing-*.AppImage' },
+    strategy: { strategy: 'forge', repository: url, asset_match: 'thing-*-x86_64.AppImage' },
     source: '',
     notes: [],
   });
@@ -82,6 +82,7 @@ void describe('catalogue finder', () => {
       by: 'AppStream id',
       confidence: 'confident',
       source: 'obsidianmd/obsidian-releases',
+      fit: 'its asset pattern thing-*-x86_64.AppImage selects thing-2.1-x86_64.AppImage',
     });
     assert.equal(found?.confirm, true);
     assert.equal(found?.source, 'AM: obsidian → obsidianmd/obsidian-releases, by AppStream id');

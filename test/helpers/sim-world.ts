@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Sim } from '../../sim/index.js';
+import type { ServedCatalogues, Sim } from '../../sim/index.js';
 import { runCli, type CliRun } from './run-cli.js';
 import { makeSimHome } from './sim-home.js';
 import type { TmpHome } from './tmp-home.js';
@@ -78,4 +78,13 @@ export async function makeSimWorld(sim: Sim, opts: SimWorldOptions = {}): Promis
       return JSON.parse(text) as T;
     },
   };
+}
+
+/** config.yml lines that read the sim's served catalogues `kinds`, in that order, each with its format. */
+export function catalogueLines(
+  served: ServedCatalogues,
+  kinds: readonly (keyof ServedCatalogues)[],
+): string[] {
+  const format = { hub: 'appimagehub', am: 'am', keeper: 'keeper' } as const;
+  return ['catalogues:', ...kinds.map((k) => `  - { url: "${served[k]}", format: ${format[k]} }`)];
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -325,6 +326,49 @@ void describe('doctor', () => {
       assert.equal(r.code, 1);
       assert.equal(r.json?.checks.find((c) => c.id === 'config')?.status, 'fail');
     }
+  });
+
+  void test('hints with paths in them run as printed in a shell, whatever the paths hold', async () => {
+    const b = await fresh();
+    // A folder name a shell would split, expand and run: the hints must name it as one word.
+    const odd = join(b.root, "it's my $(touch pwned) `touch pwned` config");
+    const configDir = join(odd, 'appimage-keeper');
+    const links = join(odd, 'links');
+    await mkdir(configDir, { recursive: true });
+    await writeFile(
+      join(configDir, 'config.yml'),
+      `symlink_dir: ${JSON.stringify(links)}\ncreate_symlinks: true\n`,
+    );
+    await writeFile(join(configDir, 'secrets.yml'), '# nothing\n', { mode: 0o644 });
+    await chmod(join(configDir, 'secrets.yml'), 0o644);
+    const env = { ...b.env, XDG_CONFIG_HOME: odd, PATH: '/usr/bin:/bin' };
+    const sh = (line: string): { code: number | null; out: string } => {
+      const r = spawnSync('/bin/sh', ['-c', line], { cwd: b.root, env, encoding: 'utf8' });
+      return { code: r.status, out: r.stdout + r.stderr };
+    };
+    const checks = await runDoctor(contextFor(env), { online: false });
+    const chmod600 = /(chmod 600 .*)$/.exec(find(checks, 'secrets').hint ?? '')?.[1];
+    assert.ok(chmod600, String(find(checks, 'secrets').hint));
+    assert.equal(sh(chmod600).code, 0, chmod600);
+    assert.equal((await stat(join(configDir, 'secrets.yml'))).mode & 0o777, 0o600);
+    const exportLine = /(export PATH=.*)$/.exec(find(checks, 'symlink-path').hint ?? '')?.[1];
+    assert.ok(exportLine, String(find(checks, 'symlink-path').hint));
+    const path = sh(`${exportLine}; printf %s "$PATH"`);
+    assert.equal(path.out, `${links}:/usr/bin:/bin`, exportLine);
+
+    // The config dir as a plain file: its chmod hint runs on exactly that path.
+    await rm(configDir, { recursive: true });
+    await writeFile(configDir, 'x', { mode: 0o600 });
+    const broken = await runDoctor(contextFor(env), { online: false });
+    const chmodDir = /(chmod u\+rx .*)$/.exec(find(broken, 'config-dir').hint ?? '')?.[1];
+    assert.ok(chmodDir, String(find(broken, 'config-dir').hint));
+    assert.equal(sh(chmodDir).code, 0, chmodDir);
+    assert.equal((await stat(configDir)).mode & 0o500, 0o500);
+    assert.deepEqual(
+      (await readdir(b.root)).filter((f) => f === 'pwned'),
+      [],
+      'a hint ran part of a path as a command',
+    );
   });
 });
 

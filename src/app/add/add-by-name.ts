@@ -5,12 +5,14 @@
  */
 import type { Workspace } from '../../config/workspace.js';
 import { KeeperError, toKeeperError } from '../../core/errors.js';
+import { shellCommand, shellQuote } from '../../core/shell-quote.js';
 import { isRepackaged } from '../../sources/catalogues/repackagers.js';
 import { entryRank } from '../../sources/catalogues/rank.js';
 import { slugAppName } from '../adopt/plan.js';
 import { loadCatalogues } from '../catalogues.js';
 import type { Run } from '../run.js';
 import { addFromUrl, type AddOptions, type AddResult } from './add.js';
+import { isPasteableName } from './catalogue-name.js';
 import { recipeText, writeNewRecipe, type RecipeDraft } from './recipe-text.js';
 import {
   entrySource,
@@ -19,11 +21,6 @@ import {
   type EntrySource,
   type FoundEntry,
 } from './catalogue-source.js';
-
-/** A bare NAME (no scheme, no `/`, no `@`, no `:`) is a catalogue lookup, not a URL. */
-export function isCatalogueName(input: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$/.test(input.trim()) && !/\.appimage$/i.test(input.trim());
-}
 
 /** The catalogue entry a recipe came from, as `add NAME` records it. */
 export interface CatalogueOrigin {
@@ -46,9 +43,13 @@ function describe(f: FoundEntry): string {
   return `${f.catalogue.label} entry "${f.entry.name}"`;
 }
 
-function addCommandFor(s: EntrySource, name: string): string {
-  const target = s.kind === 'repository' ? s.repository : s.kind === 'download' ? s.url : '';
-  return `appimage-keeper add ${target} --name ${name}`;
+// The command that adds `target` (a repository or download URL from a catalogue) as app `name`.
+function addTarget(target: string, name: string | undefined): string {
+  return shellCommand(['appimage-keeper', 'add', target, ...(name === undefined ? [] : ['--name', name])]);
+}
+
+function addCommandFor(s: EntrySource, name: string | undefined): string {
+  return addTarget(s.kind === 'repository' ? s.repository : s.kind === 'download' ? s.url : '', name);
 }
 
 function suggestions(name: string, found: FoundEntry[][]): string {
@@ -58,10 +59,12 @@ function suggestions(name: string, found: FoundEntry[][]): string {
     .filter((x): x is { f: FoundEntry; r: number } => x.r !== undefined && x.r <= 3)
     .sort((a, b) => a.r - b.r)
     .slice(0, 5)
-    .map((x) => x.f.entry.name);
+    .map((x) => x.f.entry.name)
+    .filter(isPasteableName);
+  const search = shellCommand(['appimage-keeper', 'search'], [name]);
   return close.length > 0
-    ? `did you mean ${[...new Set(close)].join(', ')}? (appimage-keeper search ${name})`
-    : `try appimage-keeper search ${name}, or add a repository URL`;
+    ? `did you mean ${[...new Set(close)].map(shellQuote).join(', ')}? (${search})`
+    : `try ${search}, or add a repository URL`;
 }
 
 /** Looks NAME up and adds the one source it names (written unless dry run). */
@@ -85,7 +88,8 @@ export async function addByName(
   const usable = new Map<string, { f: FoundEntry; s: EntrySource }>();
   for (const x of sources)
     if (x.s.kind !== 'none' && !usable.has(sourceKey(x.s))) usable.set(sourceKey(x.s), x);
-  const name = opts.name ?? slugAppName(wanted) ?? wanted;
+  // A name with no usable slug (`网易云音乐`) leaves the app name to the release asset, as `add URL` does.
+  const name = opts.name ?? slugAppName(wanted);
   if (usable.size === 0) {
     const script = sources.map(({ s }) => (s.kind === 'none' ? s.script : undefined)).find(Boolean);
     throw new KeeperError(
@@ -95,7 +99,7 @@ export async function addByName(
         .join('; '),
       {
         hint: script
-          ? `read ${script} to see which repository it installs from, then: appimage-keeper add OWNER/REPO --name ${name}`
+          ? `read ${script} to see which repository it installs from, then: ${shellCommand(['appimage-keeper', 'add', 'OWNER/REPO', '--name', name ?? wanted])}`
           : 'add the app by its repository or download URL instead',
       },
     );
@@ -146,7 +150,7 @@ async function fromSource(
   const target = s.kind === 'repository' ? s.repository : s.kind === 'download' ? s.url : '';
   const refuseArchived = {
     entry: describe(f),
-    hint: `to follow it all the same: appimage-keeper add ${target}${opts.name ? ` --name ${opts.name}` : ''}`,
+    hint: `to follow it all the same: ${addTarget(target, opts.name)}`,
   };
   try {
     return await addFromUrl(target, { ...opts, refuseArchived }, ws, run);

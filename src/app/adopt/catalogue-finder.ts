@@ -1,8 +1,8 @@
 /**
  * The catalogue finder: a file without update information is matched against the configured
  * catalogues by what it says of itself (desktop Name, AppStream id, StartupWMClass, file name).
- * Confident = one source, named exactly by a desktop Name, AppStream id or StartupWMClass; it is
- * proposed and taken only once confirmed. Anything else (a file-name or partial match, several
+ * Confident = one source, named exactly by a desktop Name, AppStream id or StartupWMClass, whose
+ * release fits the file (match-fit.ts); it is proposed and taken only once confirmed. Anything else (a file-name or partial match, several
  * sources tying) is a suggestion with the command that takes it, never taken.
  */
 import { basename } from 'node:path';
@@ -12,6 +12,7 @@ import type { LoadedCatalogue } from '../../sources/catalogues/cache.js';
 import { matchCatalogues, type CatalogueMatch, type IdentityHints } from '../../sources/catalogues/match.js';
 import { isVersionedUrl, sourceKey, type EntrySource, type FoundEntry } from '../add/catalogue-source.js';
 import { nameFromFileName } from './file-names.js';
+import { matchFit } from './match-fit.js';
 import type { AdoptInspection } from './inspect.js';
 import type { FinderContext, FoundSource, SourceFinder } from './source-finders.js';
 
@@ -23,6 +24,8 @@ export interface CatalogueProposal {
   confidence: CatalogueMatch['confidence'];
   /** The repository or download URL the entry names. */
   source: string;
+  /** A taken match: what in the release fits the file (match-fit.ts). */
+  fit?: string | undefined;
 }
 
 /** A weak match, with the command that adopts the file from it. */
@@ -152,13 +155,23 @@ export function catalogueFinder(lookups: CatalogueLookups): SourceFinder {
         hint: `to follow it all the same: appimage-keeper adopt ${shellQuote(insp.file)} --url ${shellQuote(chosen.source)}`,
       });
       ctx.notes.push(...found.notes);
+      const fit = matchFit(insp, found, chosen.source, ctx.nodeArch);
+      if (fit === undefined) {
+        const ships =
+          found.selects ?? (typeof found.strategy.url === 'string' ? found.strategy.url : 'its release');
+        ctx.notes.push(
+          `${label} matches by ${chosen.match.by}, but ${chosen.source} ships ${ships}, which nothing ties to ${basename(insp.file)} (neither its asset pattern nor the file's AppStream id): a suggestion, not taken`,
+        );
+        suggestions(undefined);
+        return undefined;
+      }
       suggestions(chosen);
       return {
         strategy: found.strategy,
         zsync: found.zsync,
         selects: found.selects,
         source: `${chosen.match.catalogue.label}: ${chosen.match.entry.name} → ${chosen.source}, by ${chosen.match.by}`,
-        match: proposal(chosen, 'confident'),
+        match: { ...proposal(chosen, 'confident'), fit },
         confirm: true,
       };
     } catch (err) {

@@ -19,6 +19,15 @@ export function managerOf(fileName: string): 'appimagelauncher' | 'gearlever' | 
   return undefined;
 }
 
+/**
+ * The file's name before a manager renamed it: AppImageLauncher only adds `_<md5>`; Gear Lever's
+ * name keeps nothing of it, so that one (like any other) is returned as it is.
+ */
+export function originalFileName(fileName: string): string {
+  const launcher = GEAR_LEVER.test(fileName) ? undefined : LAUNCHER.exec(fileName);
+  return launcher ? `${launcher[1]}${fileName.slice(-'.appimage'.length)}` : fileName;
+}
+
 /** The app's name as the file name spells it: manager decorations, version and architecture removed. */
 export function nameFromFileName(fileName: string): string {
   const base =

@@ -6,6 +6,7 @@ import type { Context } from '../../context/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
+import { shellCommand } from '../../core/shell-quote.js';
 
 /** What the config checks learned, for the checks that follow. */
 export interface ConfigFindings {
@@ -54,7 +55,9 @@ export async function configChecks(ctx: Context): Promise<ConfigFindings> {
   try {
     const secrets = await loadSecrets(paths);
     if (secrets.warnings.length)
-      checks.push(check('secrets', 'warn', secrets.warnings.join('; '), `chmod 600 ${secrets.file}`));
+      checks.push(
+        check('secrets', 'warn', secrets.warnings.join('; '), shellCommand(['chmod', '600'], [secrets.file])),
+      );
     else checks.push(check('secrets', 'ok', secrets.exists ? `${secrets.file} is valid` : 'no secrets.yml'));
   } catch (err) {
     secretsOk = false;

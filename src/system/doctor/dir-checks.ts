@@ -5,6 +5,7 @@ import type { Workspace } from '../../config/workspace.js';
 import type { Context } from '../../context/context.js';
 import { foreignFilesCheck } from './foreign-checks.js';
 import { check, worst, type CheckStatus, type DoctorCheck } from './types.js';
+import { shellCommand } from '../../core/shell-quote.js';
 
 async function can(path: string, mode: number): Promise<boolean> {
   return access(path, mode).then(
@@ -80,7 +81,7 @@ export async function dirChecks(
         'config-dir',
         'fail',
         `${paths.configDir} is not a readable directory`,
-        `fix its permissions: chmod u+rx ${paths.configDir}`,
+        `fix its permissions: ${shellCommand(['chmod', 'u+rx'], [paths.configDir])}`,
       ),
     );
   } else {

@@ -8,6 +8,7 @@ import { findProgram } from '../find-program.js';
 import { appSettingsOrGlobal } from './dir-checks.js';
 import { check, type DoctorCheck } from './types.js';
 import { countOf } from '../../core/plural.js';
+import { shellQuote } from '../../core/shell-quote.js';
 
 /** The program the app's source runs; none for an app whose repository URL no forge can use. */
 function runsOf(settings: AppSettings): ProgramNeed | undefined {
@@ -83,7 +84,7 @@ export async function toolChecks(
             'symlink-path',
             'fail',
             `symlink_dir not on PATH: ${off.join(', ')}`,
-            `add to your shell profile: export PATH="${off[0] ?? ''}:$PATH"`,
+            `add to your shell profile: export PATH=${shellQuote(off[0] ?? '')}:"$PATH"`,
           )
         : check('symlink-path', 'ok', `symlink_dir on PATH: ${linkDirs.join(', ')}`),
     );

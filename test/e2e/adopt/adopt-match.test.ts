@@ -11,10 +11,11 @@ import { serveCatalogues, type ServedCatalogues } from '../../../sim/index.js';
 import { disposeFixtureAppImages, fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { runCliInPty } from '../../helpers/pty.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
-import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { catalogueLines, makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 import { incoming } from './incoming.js';
 
 interface Match {
+  fit?: string;
   catalogue: string;
   entry: string;
   by: string;
@@ -38,12 +39,7 @@ interface AdoptJson {
 const suite = useSimSuite(
   (sim, served: ServedCatalogues) =>
     makeSimWorld(sim, {
-      configLines: [
-        'manage_desktop_files: false',
-        'catalogues:',
-        `  - ${served.hub}`,
-        `  - { url: "${served.am}", format: am }`,
-      ],
+      configLines: ['manage_desktop_files: false', ...catalogueLines(served, ['hub', 'am'])],
     }),
   disposeFixtureAppImages,
 );
@@ -56,6 +52,9 @@ function serve(): ServedCatalogues {
       { name: 'Notes', description: 'Plain notes', github: 'e2e/NotesA' },
       { name: 'Frozen', description: 'No longer maintained', github: 'e2e/Frozen' },
       { name: 'Drawio', description: 'Diagrams', github: 'jgraph/drawio-desktop' },
+      // Names an unrelated repository (a stale or wrong entry): a name match alone must not take it.
+      { name: 'Zettlr', description: 'Markdown editor', github: 'e2e/Unrelated' },
+      { name: 'Marker', description: 'Markdown notes', github: 'e2e/Marker' },
     ],
     am: [
       { name: 'obsidian', description: 'Obsidian (AppImage).', site: 'obsidianmd/obsidian-releases' },
@@ -97,10 +96,13 @@ void describe('adopt by catalogue match', () => {
     assert.equal(plan.code, 0, plan.stdout + plan.stderr);
     const planned = rowOf(plan);
     assert.equal(planned.status, 'planned');
+    // What ties the entry's repository to the file: its pattern selects the file's own name.
+    assert.equal(planned.match?.fit, 'its asset pattern Obsidian-*.AppImage selects Obsidian-1.7.7.AppImage');
     assert.deepEqual(
-      { ...planned.match, catalogue: undefined },
+      { ...planned.match, catalogue: undefined, fit: undefined },
       {
         catalogue: undefined,
+        fit: undefined,
         entry: 'Obsidian',
         by: 'desktop Name',
         confidence: 'confident',
@@ -142,6 +144,70 @@ void describe('adopt by catalogue match', () => {
     const update = await w.run(['update']);
     assert.equal(update.code, 0, update.stdout + update.stderr);
     assert.deepEqual(await readFile(join(w.storageDir, 'obsidian.AppImage')), next);
+  });
+
+  void test('a confident name match whose repository ships nothing like the file is a suggestion: --yes leaves it alone', async () => {
+    const w = await world();
+    const unrelated = await fixtureAppImage('unrelated', '9.0');
+    release('e2e', 'Unrelated', '9.0', [['Unrelated-9.0-x86_64.AppImage', unrelated]]);
+    const body = await fixtureAppImage('zettlr', '3.4.1', { desktop: desktop('Zettlr') });
+    const dir = join(w.home.root, 'Applications');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 'Zettlr-3.4.1-x86_64.AppImage');
+    await writeFile(file, body, { mode: 0o755 });
+
+    const r = await w.run<AdoptJson>(['--json', 'adopt', '--scan', dir, '--yes']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const row = rowOf(r);
+    assert.equal(row.status, 'not_adoptable', r.stdout);
+    assert.equal(row.error?.code, 'ADOPT_NO_SOURCE');
+    assert.equal(row.match, null);
+    assert.deepEqual(
+      row.suggestions.map((s) => [s.entry, s.by, s.source]),
+      [['Zettlr', 'desktop Name', 'e2e/Unrelated']],
+    );
+    assert.match(row.error?.message ?? '', /Zettlr.*e2e\/Unrelated.*Unrelated-9\.0-x86_64\.AppImage/);
+    assert.deepEqual(await readdir(w.home.appsDir).catch(() => []), []);
+    // Nothing to update, and the file is the user's as it was.
+    const update = await w.run(['update']);
+    assert.equal(update.code, 0, update.stdout + update.stderr);
+    assert.deepEqual(await readFile(file), body);
+  });
+
+  void test('a file whose name says nothing is still a confident match when its AppStream id names the repository', async () => {
+    const w = await world();
+    const old = await fixtureAppImage('marker', '2.0');
+    release('e2e', 'Marker', '2.0', [['Marker-2.0-x86_64.AppImage', old]]);
+    const metainfo = (id: string): Record<string, string> => ({
+      'usr/share/metainfo/marker.metainfo.xml': `<?xml version="1.0"?>\n<component type="desktop-application"><id>${id}</id><name>Marker</name></component>\n`,
+    });
+    // Gear Lever's name keeps nothing of the release's file name.
+    const plain = await incoming(
+      w,
+      'gearlever_marker_0a1b2c.appimage',
+      await fixtureAppImage('marker', '2.0', {
+        desktop: desktop('Marker'),
+        extraFiles: metainfo('org.example.Marker'),
+      }),
+    );
+    const weak = await w.run<AdoptJson>(['--json', 'adopt', '--dry-run', plain]);
+    assert.equal(rowOf(weak).error?.code, 'ADOPT_NO_SOURCE', weak.stdout);
+    assert.deepEqual(
+      rowOf(weak).suggestions.map((s) => s.source),
+      ['e2e/Marker'],
+    );
+    const named = await incoming(
+      w,
+      'gearlever_marker_0a1b2c.appimage',
+      await fixtureAppImage('marker', '2.0', {
+        desktop: desktop('Marker'),
+        extraFiles: metainfo('io.github.e2e.Marker'),
+      }),
+    );
+    const r = await w.run<AdoptJson>(['--json', 'adopt', '--in-place', named, '--yes']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(rowOf(r).status, 'adopted');
+    assert.match(r.json?.files[0]?.match?.fit ?? '', /AppStream id io\.github\.e2e\.Marker/);
   });
 
   void test('on a terminal the match is offered and taken on "y"', async () => {
@@ -292,8 +358,7 @@ void describe('archived repositories', () => {
         // The second origin is a lab, as a company names its own instance in config.yml.
         `lab_release_web_url: ${suite.sim.secondUrl}`,
         `lab_release_api_url: ${suite.sim.secondUrl}/api/v4`,
-        'catalogues:',
-        `  - { url: "${served.keeper}", format: keeper }`,
+        ...catalogueLines(served, ['keeper']),
       ],
     });
     try {

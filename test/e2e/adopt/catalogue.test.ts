@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { serveCatalogues, type ServedCatalogues } from '../../../sim/index.js';
 import { useSimSuite } from '../../helpers/sim-suite.js';
-import { makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
+import { catalogueLines, makeSimWorld, type SimWorld } from '../../helpers/sim-world.js';
 
 interface Hit {
   name: string;
@@ -32,13 +32,7 @@ interface ErrorJson {
 
 const suite = useSimSuite((sim, served: ServedCatalogues) =>
   makeSimWorld(sim, {
-    configLines: [
-      'manage_desktop_files: false',
-      'catalogues:',
-      `  - ${served.hub}`,
-      `  - { url: "${served.am}", format: am }`,
-      `  - { url: "${served.keeper}", format: keeper }`,
-    ],
+    configLines: ['manage_desktop_files: false', ...catalogueLines(served, ['hub', 'am', 'keeper'])],
   }),
 );
 
