@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sim } from '../../sim/index.js';
+import { MAX_CATALOGUE_ENTRIES } from '../../src/sources/catalogues/types.js';
 import { CLI_PATH, REPO_ROOT, refuseInFastRun } from './run-cli.js';
 import { makeTmpHome } from './tmp-home.js';
 
@@ -45,6 +46,20 @@ const word = (i: number): string => words[i % words.length] ?? 'app';
 // One character past Latin-1 makes V8 hold the whole decoded text at two bytes a character.
 const DASH = '—';
 
+// One AppImageHub item (with the fields the real feed has), its second paragraph `more`.
+function hubItem(i: number, more: string): string {
+  return `${i === 0 ? '' : ','}${JSON.stringify({
+    name: `${word(i)}-${i}`,
+    description: `<p>A ${word(i + 3)} for ${word(i + 7)} people ${DASH} entry ${i}.</p><p>${more}</p>`,
+    categories: ['Utility'],
+    authors: [{ name: `${word(i)}-${i}`, url: `https://example.org/${i}` }],
+    license: 'MIT',
+    links: [{ type: 'GitHub', url: `owner${i}/${word(i)}-${i}` }],
+    icons: [`${word(i)}/icons/128x128/${i}.png`],
+    screenshots: [`${word(i)}/screenshot.png`],
+  })}`;
+}
+
 // Lines of `line(i)` until `bytes` is reached (the last one cut), after `head`.
 function fill(bytes: number, head: string, line: (i: number) => string, tail = ''): Buffer {
   const parts: string[] = [head];
@@ -62,7 +77,6 @@ function fill(bytes: number, head: string, line: (i: number) => string, tail = '
 
 /** The documents, each at most `bytes` long. */
 export function memoryCases(bytes: number): MemoryCase[] {
-  const pad = 'x'.repeat(330);
   const amHead = 'This is the list of all the apps available in the database\n\n';
   const keeperApp = JSON.stringify({
     name: 'editor',
@@ -72,6 +86,11 @@ export function memoryCases(bytes: number): MemoryCase[] {
   const bigText = (rest: number): string => 'a'.repeat(Math.max(0, rest));
   const keeperHead = `{"apps":[${keeperApp},{"name":"huge","description":"big","recipe":{"strategy":{"strategy":"direct","url":"https://dl.example.org/`;
   const keeperTail = '"}}}]}';
+  // Items as long as it takes to fill the feed with a few less than the most a catalogue may hold.
+  const itemBytes = Math.floor(bytes / (MAX_CATALOGUE_ENTRIES - 500));
+  const more = 'y'.repeat(Math.max(0, itemBytes - Buffer.byteLength(hubItem(99_999, ''))));
+  // AM lines as long, their descriptions past the 400 characters kept.
+  const pad = 'x'.repeat(Math.max(330, itemBytes - 60));
   return [
     {
       name: 'AM list of long entries',
@@ -84,7 +103,7 @@ export function memoryCases(bytes: number): MemoryCase[] {
       term: 'editor',
     },
     {
-      name: 'AM list of short lines (100,000 kept)',
+      name: 'AM list of short lines (most left out)',
       path: '/cat/short/programs/x86_64-apps',
       body: fill(bytes, amHead, (i) => `◆ ${word(i)}${i} : a\n`),
       term: 'editor',
@@ -112,17 +131,7 @@ export function memoryCases(bytes: number): MemoryCase[] {
       body: fill(
         bytes,
         '{"version":1,"home_page_url":"https://appimage.github.io","items":[',
-        (i) =>
-          `${i === 0 ? '' : ','}${JSON.stringify({
-            name: `${word(i)}-${i}`,
-            description: `<p>A ${word(i + 3)} for ${word(i + 7)} people ${DASH} entry ${i}.</p>`,
-            categories: ['Utility'],
-            authors: [{ name: `${word(i)}-${i}`, url: `https://example.org/${i}` }],
-            license: 'MIT',
-            links: [{ type: 'GitHub', url: `owner${i}/${word(i)}-${i}` }],
-            icons: [`${word(i)}/icons/128x128/${i}.png`],
-            screenshots: [`${word(i)}/screenshot.png`],
-          })}`,
+        (i) => hubItem(i, more),
         ']}',
       ),
       term: 'editor',
