@@ -15,7 +15,7 @@ const DIAMOND = Buffer.from('◆');
  * The most of one line read: a name, and a description far longer than the MAX_FIELD characters
  * kept of it. The rest of a longer line is dropped as it streams past.
  */
-export const MAX_LINE_BYTES = 16 * 1024;
+export const MAX_LINE_BYTES = 4 * 1024;
 
 /** The script URL of `name` for the list at `listUrl` (`…/programs/x86_64-apps` → `…/programs/x86_64/name`). */
 export function amScriptUrl(listUrl: string, name: string): string | undefined {

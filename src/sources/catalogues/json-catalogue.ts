@@ -33,22 +33,19 @@ export function jsonCatalogueParser(url: string, format: JsonCatalogueFormat): C
   let skipped = 0;
   let items = 0;
   const invalid = (): KeeperError => new KeeperError('CATALOGUE_INVALID', `${url} ${format.notThis}`);
+  // Past the bound an item counts as left out, as an AM line does: a catalogue is not trusted to be small.
   const takeItem = (item: unknown): void => {
-    const entry = format.take(item);
+    const entry = ++items > MAX_CATALOGUE_ENTRIES ? undefined : format.take(item);
     if (entry) entries.push(entry);
     else skipped++;
-  };
-  const countItem = (): void => {
-    // More items than a catalogue may hold: not one we read (the rest is not downloaded).
-    if (++items > MAX_CATALOGUE_ENTRIES) throw invalid();
   };
   const splitter = new JsonMemberSplitter({
     key: format.key,
     maxMemberBytes: MAX_ITEM_BYTES,
     maxSkeletonBytes: MAX_SKELETON_BYTES,
     onMember(text) {
-      countItem();
       if (text === undefined) {
+        items++;
         skipped++;
         return;
       }
@@ -72,11 +69,7 @@ export function jsonCatalogueParser(url: string, format: JsonCatalogueFormat): C
       // escapes, which the splitter does not read): read it only when it is the only one.
       if (skeleton.ok && skeleton.found) {
         if (list.length > 0) throw invalid();
-      } else
-        for (const item of list) {
-          countItem();
-          takeItem(item);
-        }
+      } else for (const item of list) takeItem(item);
       return { entries, skipped };
     },
   };

@@ -15,7 +15,8 @@ export function ownCopy(text: string): string {
 /** The first line of `value`, trimmed and cut to MAX_FIELD characters (its own copy); '' when not a string. */
 export function oneLine(value: unknown): string {
   if (typeof value !== 'string') return '';
-  const line = value.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  // Split only a text with a newline: an AM line has none, and a split copies it.
+  const line = value.includes('\n') ? (value.split(/\r?\n/).find((l) => l.trim() !== '') ?? '') : value;
   return ownCopy(line.trim().slice(0, MAX_FIELD));
 }
 

@@ -67,6 +67,6 @@ export const CATALOGUE_LABELS: Record<CatalogueFormat, string> = {
 /** Longest catalogue accepted, fetched or cached. */
 export const MAX_CATALOGUE_BYTES = 32 * 1024 * 1024;
 /** Most entries kept from one catalogue, fetched or cached. */
-export const MAX_CATALOGUE_ENTRIES = 25_000;
+export const MAX_CATALOGUE_ENTRIES = 10_000;
 /** Longest field kept from an entry: catalogues are not allowed to flood a terminal. */
 export const MAX_FIELD = 400;
