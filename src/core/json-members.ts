@@ -5,6 +5,7 @@
  * here; each member's text, and the rest of the document (its skeleton, the array left empty), are
  * parsed by the caller with parseJsonWithin, so the document is still JSON as a whole.
  */
+import { JSON_CODE } from './bounded-json.js';
 
 /** How the document is split. */
 export interface MemberSplitOptions {
@@ -21,14 +22,16 @@ export interface MemberSplitOptions {
 /** The document around the array, or why there is none to parse. */
 export type Skeleton = { ok: true; text: string; found: boolean } | { ok: false; message: string };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
+const {
+  quote: QUOTE,
+  backslash: BACKSLASH,
+  comma: COMMA,
+  colon: COLON,
+  openBrace: OPEN_BRACE,
+  openBracket: OPEN_BRACKET,
+  closeBrace: CLOSE_BRACE,
+  closeBracket: CLOSE_BRACKET,
+} = JSON_CODE;
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
