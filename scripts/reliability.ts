@@ -53,7 +53,7 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'catalogue memory',
     covers:
-      'AM lists of long entries, of 1.6 million short lines and of one 32 MiB line, a keeper index holding one 32 MiB string, an AppImageHub feed of 99,000 items, each just under the 32 MiB cap: `search` fetching and parsing it, then reading the cache back, every run under 150 MB peak RSS (a failure names the run and its figure)',
+      'AM lists of 10,000 long entries, of 1.6 million short lines and of one 32 MiB line, a keeper index holding one 32 MiB string, an AppImageHub feed of 10,000 items, each just under the 32 MiB cap: `search` fetching and parsing it, then reading the cache back, every run under 150 MB peak RSS (a failure names the run and its figure)',
     files: ['test/sources/catalogues/memory.test.ts'],
     env: { KEEPER_RELIABILITY: '1' },
   },
