@@ -4,10 +4,14 @@
  * reports. The cases are the audit's: a block map tail of ~48 KiB that inflates to 48 MiB of `[`
  * (on the new file, and on the installed one), and 32 attestation bundles, each 4 MiB of nested
  * JSON served Snappy-packed through `bundle_url`. A plain update of the same files is the baseline.
+ * Then every catalogue path (issue 27 §4, test/helpers/catalogue-memory.ts): `search` fetching and
+ * parsing, then reading back from the cache, an AM list, an AM line, a keeper index and an
+ * AppImageHub feed, each just under the 32 MiB cap.
  *
- *   npx tsx bench/hostile-memory.ts        (run `npm run build` first: it runs dist/)
+ *   npx tsx bench/hostile-memory.ts [--smoke] [--only update|catalogues]   (`npm run build` first)
  *
- * Target: no hostile case above 150 MB peak RSS.
+ * `--smoke` shrinks every document to a few KiB: the bench's own check, run by the test suite.
+ * Target: no hostile case and no catalogue path above 150 MB peak RSS.
  */
 import { spawn } from 'node:child_process';
 import { deflateRawSync } from 'node:zlib';
@@ -16,15 +20,24 @@ import { startSim, type Sim } from '../sim/index.js';
 import { buildFixtures, disposeFixtures } from '../test/e2e/zsync/harness.js';
 import { publishHubRelease } from '../test/helpers/hub-release.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
+import {
+  CATALOGUE_MEMORY_LIMIT_MB,
+  measureCatalogueMemory,
+  NEAR_CAP_BYTES,
+  type MemoryRow,
+} from '../test/helpers/catalogue-memory.js';
 import { sha256 } from '../test/helpers/sha256.js';
 import { makeSimWorld, type SimWorld } from '../test/helpers/sim-world.js';
 
 const TARGET_MB = 150;
+const smoke = process.argv.includes('--smoke');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 /** As much `[` as the tail's old 48 MiB inflate cap let through: ~48 KiB once deflated. */
-const NESTED_TAIL = deflateRawSync(Buffer.alloc(48 * 1024 * 1024 - 1, '['), { level: 9 });
+const NESTED_TAIL = deflateRawSync(Buffer.alloc(smoke ? 64 * 1024 : 48 * 1024 * 1024 - 1, '['), { level: 9 });
 /** One hostile bundle: 4 MiB of `[`, the most a bundle may decompress to. */
-const NESTED_BUNDLE = Buffer.alloc(4 * 1024 * 1024, '[');
-const BUNDLES = 32;
+const NESTED_BUNDLE = Buffer.alloc(smoke ? 4096 : 4 * 1024 * 1024, '[');
+const BUNDLES = smoke ? 2 : 32;
 
 interface Row {
   case: string;
@@ -89,7 +102,20 @@ async function installed(
 const sim = await startSim();
 const worlds: SimWorld[] = [];
 const rows: Row[] = [];
+let catalogueRows: MemoryRow[] = [];
 try {
+  if (only !== 'update')
+    catalogueRows = await measureCatalogueMemory(sim, smoke ? 16 * 1024 : NEAR_CAP_BYTES, (l) =>
+      process.stderr.write(`${l}\n`),
+    );
+  if (only !== 'catalogues') await updateCases();
+} finally {
+  await Promise.all(worlds.map((w) => w.home.cleanup()));
+  await disposeFixtures();
+  await sim.stop();
+}
+
+async function updateCases(): Promise<void> {
   const fx = await buildFixtures();
   const [v1Mapped, v2Mapped] = await Promise.all([withBlockMap(fx.v1), withBlockMap(fx.v2Small)]);
   const cases: [string, () => Promise<SimWorld>, string][] = [
@@ -121,17 +147,31 @@ try {
     worlds.push(world);
     rows.push({ case: name, ...(await measure(world, app)) });
   }
-} finally {
-  await Promise.all(worlds.map((w) => w.home.cleanup()));
-  await disposeFixtures();
-  await sim.stop();
 }
 
-console.log(`| case | outcome | peak RSS (MB) | wall (s) |`);
-console.log(`| --- | --- | ---: | ---: |`);
-for (const r of rows)
-  console.log(`| ${r.case} | ${r.outcome} | ${r.rssMb.toFixed(0)} | ${r.wallS.toFixed(1)} |`);
-const over = rows.filter((r) => !r.case.startsWith('baseline') && r.rssMb > TARGET_MB);
-console.log(
-  over.length === 0 ? `\nevery hostile case under ${TARGET_MB} MB` : `\n${over.length} over ${TARGET_MB} MB`,
-);
+if (rows.length > 0) {
+  console.log(`| case | outcome | peak RSS (MB) | wall (s) |`);
+  console.log(`| --- | --- | ---: | ---: |`);
+  for (const r of rows)
+    console.log(`| ${r.case} | ${r.outcome} | ${r.rssMb.toFixed(0)} | ${r.wallS.toFixed(1)} |`);
+  const over = rows.filter((r) => !r.case.startsWith('baseline') && r.rssMb > TARGET_MB);
+  console.log(
+    over.length === 0
+      ? `\nevery hostile case under ${TARGET_MB} MB\n`
+      : `\n${over.length} over ${TARGET_MB} MB\n`,
+  );
+}
+if (catalogueRows.length > 0) {
+  console.log(`| catalogue document | run | size (MiB) | hits | peak RSS (MB) |`);
+  console.log(`| --- | --- | ---: | ---: | ---: |`);
+  for (const r of catalogueRows)
+    console.log(
+      `| ${r.case} | ${r.run} | ${(r.bytes / 1048576).toFixed(2)} | ${r.hits} | ${r.rssMb.toFixed(0)} |`,
+    );
+  const over = catalogueRows.filter((r) => r.rssMb > CATALOGUE_MEMORY_LIMIT_MB);
+  console.log(
+    over.length === 0
+      ? `\nevery catalogue path under ${CATALOGUE_MEMORY_LIMIT_MB} MB`
+      : `\n${over.length} catalogue runs over ${CATALOGUE_MEMORY_LIMIT_MB} MB`,
+  );
+}

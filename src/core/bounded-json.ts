@@ -19,13 +19,26 @@ export type JsonRefusal = { reason: 'deep' | 'large' | 'invalid'; message: strin
 /** A parsed value, or why there is none. */
 export type BoundedJson = { ok: true; value: unknown } | ({ ok: false } & JsonRefusal);
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
+/** The character codes (and UTF-8 bytes) of JSON's structure, for the scans over JSON text. */
+export const JSON_CODE = {
+  quote: 0x22,
+  backslash: 0x5c,
+  comma: 0x2c,
+  colon: 0x3a,
+  openBrace: 0x7b,
+  openBracket: 0x5b,
+  closeBrace: 0x7d,
+  closeBracket: 0x5d,
+} as const;
+const {
+  quote: QUOTE,
+  backslash: BACKSLASH,
+  comma: COMMA,
+  openBrace: OPEN_BRACE,
+  openBracket: OPEN_BRACKET,
+  closeBrace: CLOSE_BRACE,
+  closeBracket: CLOSE_BRACKET,
+} = JSON_CODE;
 
 /**
  * The first limit `text` breaks, or undefined; says nothing about whether it is valid JSON

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { LineSplitter } from './byte-lines.js';
 
 /** What a bounded read of an untrusted file found. */
 export type SmallFile = { kind: 'text'; text: string } | { kind: 'not-regular' } | { kind: 'too-large' };
@@ -48,5 +49,46 @@ function readInto(fd: number, limit: number): number {
     const n = readSync(fd, scratch, used, Math.min(scratch.length, limit) - used, used);
     used += n;
     if (n === 0 || used >= limit) return used;
+  }
+}
+
+/** What a line-by-line read of an untrusted file found. */
+export type FileLines = 'read' | 'not-regular' | 'too-large' | 'line-too-long';
+
+/**
+ * Reads an untrusted file of at most `max` bytes line by line (LineSplitter), never whole: each
+ * line, of at most `maxLine` bytes, goes to `onLine` (which may throw to stop). Only a regular
+ * file is read, opened non-blocking as readSmallFileSync does. Open errors are thrown with their code.
+ */
+export function readFileLinesSync(
+  path: string,
+  max: number,
+  maxLine: number,
+  onLine: (line: Buffer) => void,
+): FileLines {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return 'not-regular';
+    if (stat.size > max) return 'too-large';
+    let longLine = false;
+    const lines = new LineSplitter(maxLine, (line, cut) => {
+      if (cut) longLine = true;
+      else if (!longLine) onLine(line);
+    });
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    let total = 0;
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, total);
+      if (n === 0) break;
+      total += n;
+      if (total > max) return 'too-large';
+      lines.push(chunk.subarray(0, n));
+      if (longLine) return 'line-too-long';
+    }
+    lines.end();
+    return longLine ? 'line-too-long' : 'read';
+  } finally {
+    closeSync(fd);
   }
 }

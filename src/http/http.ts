@@ -36,6 +36,13 @@ export interface HttpRequestOptions {
   /** Read at most a few KiB and drop the rest (probes that only need headers). */
   discardBody?: boolean;
   /**
+   * Called once with the final status; the function it returns gets the body chunk by chunk, as
+   * it arrives, instead of the response keeping it (`text` and `body` are then empty), so a large
+   * body is never held whole. `maxBodyBytes` and the deadline still apply; what it throws ends the
+   * request with that error.
+   */
+  sink?: (status: number) => BodySink | undefined;
+  /**
    * Base URL the credentials (Authorization, Cookie) belong to: after a redirect they are sent only
    * while the URL stays under it (see isUnderBase). Default: the origin of the first URL.
    */
@@ -62,6 +69,9 @@ export interface HttpResponse {
    */
   json(): unknown;
 }
+
+/** Takes one chunk of a streamed body. */
+export type BodySink = (chunk: Buffer) => void;
 
 const RETRY_STATUSES = new Set([500, 502, 503, 504]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -164,6 +174,7 @@ async function readBody(
     return Buffer.alloc(0);
   }
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const sink = options.sink?.(res.statusCode);
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -178,7 +189,8 @@ async function readBody(
           `response from ${url} is larger than ${limit} bytes`,
         );
       }
-      chunks.push(chunk);
+      if (sink) sink(chunk);
+      else chunks.push(chunk);
     }
   } catch (err) {
     if (err instanceof KeeperError) throw err;

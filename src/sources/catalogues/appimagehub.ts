@@ -3,15 +3,10 @@
  * license and `links[]` of type GitHub (`owner/repo`) or Download (a URL).
  */
 import * as z from 'zod';
-import { KeeperError } from '../../core/errors.js';
-import { parseJsonWithin } from '../../core/bounded-json.js';
+import { defineReader } from './define-reader.js';
+import { jsonCatalogueParser } from './json-catalogue.js';
 import { hubPageOf, hubRepoOfUrl, isWebUrl, oneLine, ownerRepo } from './text-fields.js';
-import {
-  CATALOGUE_LABELS,
-  MAX_CATALOGUE_ENTRIES,
-  type CatalogueEntry,
-  type CatalogueReader,
-} from './types.js';
+import type { CatalogueEntry } from './types.js';
 
 const Item = z.looseObject({
   name: z.string().min(1).max(200),
@@ -20,7 +15,6 @@ const Item = z.looseObject({
   links: z.array(z.looseObject({ type: z.string(), url: z.string() })).nullish(),
   authors: z.array(z.looseObject({ name: z.string().nullish(), url: z.string().nullish() })).nullish(),
 });
-const Feed = z.looseObject({ items: z.array(z.unknown()).max(MAX_CATALOGUE_ENTRIES) });
 
 // Descriptions are HTML: the first paragraph with tags dropped and its soft line breaks joined.
 function firstParagraph(html: string): string {
@@ -60,21 +54,13 @@ function entryOf(item: z.infer<typeof Item>): CatalogueEntry {
 }
 
 /** The AppImageHub feed reader. */
-export const appImageHubReader: CatalogueReader = {
-  format: 'appimagehub',
-  label: CATALOGUE_LABELS.appimagehub,
-  parse(text, url) {
-    const parsed = parseJsonWithin(text, { maxDepth: 16, maxValues: 2_000_000 });
-    const feed = parsed.ok ? Feed.safeParse(parsed.value) : undefined;
-    if (!feed?.success)
-      throw new KeeperError('CATALOGUE_INVALID', `${url} is not an AppImageHub feed (no items[])`);
-    const entries: CatalogueEntry[] = [];
-    let skipped = 0;
-    for (const raw of feed.data.items) {
+export const appImageHubReader = defineReader('appimagehub', (url) =>
+  jsonCatalogueParser(url, {
+    key: 'items',
+    notThis: 'is not an AppImageHub feed (no items[])',
+    take(raw) {
       const item = Item.safeParse(raw);
-      if (item.success && item.data.name.trim() !== '') entries.push(entryOf(item.data));
-      else skipped++;
-    }
-    return { entries, skipped };
-  },
-};
+      return item.success && item.data.name.trim() !== '' ? entryOf(item.data) : undefined;
+    },
+  }),
+);

@@ -1,14 +1,15 @@
 /**
  * The cached copy of one catalogue: our own compact record of the entries a reader accepted (with
- * the validators), never the fetched body. Each entry is a tuple, and a field the catalogue's URL
- * or the entry's repository already says (an AM script URL, a hub homepage) is stored as 1, so a
- * search from the cache costs one small JSON.parse and a hand-written check of each entry's shape
- * and bounds, with no zod schema loaded. The file sits in a folder anyone with the account can
+ * the validators), never the fetched body. A header line, then one line per entry: a tuple, where
+ * a field the catalogue's URL or the entry's repository already says (an AM script URL, a hub
+ * homepage) is stored as 1. A search from the cache reads it line by line (a large catalogue is
+ * never one string and one tree in memory) with a hand-written check of each entry's shape and
+ * bounds, and no zod schema loaded. The file sits in a folder anyone with the account can
  * write: anything unexpected reads as no copy, and the catalogue is fetched and parsed in full again.
  */
 import { join } from 'node:path';
 import type { Context } from '../../context/context.js';
-import { readSmallFileSync } from '../../core/small-file.js';
+import { readFileLinesSync } from '../../core/small-file.js';
 import { amScriptUrl } from './am.js';
 import { hubPageOf } from './text-fields.js';
 import {
@@ -20,7 +21,7 @@ import {
 } from './types.js';
 
 /** The file's layout; a file of another version is not read (the catalogue is refetched). */
-export const CACHE_VERSION = 2;
+export const CACHE_VERSION = 3;
 
 /** What is kept of one catalogue, as this run uses it. */
 export interface CacheRecord {
@@ -78,9 +79,9 @@ function encodeEntry(e: CatalogueEntry, ref: CatalogueRef): unknown[] {
   return t;
 }
 
-/** The file's text for `rec` of `ref`. */
-export function encodeCache(ref: CatalogueRef, rec: CacheRecord): string {
-  return JSON.stringify({
+/** The file's bytes for `rec` of `ref`: the header line, then one line per entry. */
+export function encodeCache(ref: CatalogueRef, rec: CacheRecord): Buffer {
+  const header = {
     version: CACHE_VERSION,
     url: ref.url,
     format: ref.format,
@@ -88,8 +89,22 @@ export function encodeCache(ref: CatalogueRef, rec: CacheRecord): string {
     lastModified: rec.lastModified,
     fetchedAt: rec.fetchedAt,
     skipped: rec.skipped,
-    entries: rec.entries.map((e) => encodeEntry(e, ref)),
-  });
+    entries: rec.entries.length,
+  };
+  // Line by line into one buffer of the exact size (each line is encoded twice, to measure it and
+  // to write it): never the whole record as one string, two bytes a character as soon as one
+  // description is not Latin-1, nor a copy of every line. JSON.stringify escapes every newline.
+  const lineOf = (i: number): string =>
+    JSON.stringify(i < 0 ? header : encodeEntry(rec.entries[i] as CatalogueEntry, ref));
+  let size = 0;
+  for (let i = -1; i < rec.entries.length; i++) size += Buffer.byteLength(lineOf(i)) + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = -1; i < rec.entries.length; i++) {
+    at += out.write(lineOf(i), at);
+    out[at++] = 0x0a;
+  }
+  return out;
 }
 
 // A string of at most `max` characters, or null (absent); anything else is not ours.
@@ -162,39 +177,52 @@ export function keptValidator(v: string | undefined): string | undefined {
   return v !== undefined && VALIDATOR.test(v) ? v : undefined;
 }
 
-/** The cached copy of `ref` at `path`; undefined when there is none or it is not one we wrote. */
-export function readCache(path: string, ref: CatalogueRef): CacheRecord | undefined {
-  let file;
-  try {
-    // JSON escaping can double a text at most: anything larger was not written by us.
-    file = readSmallFileSync(path, 2 * MAX_CATALOGUE_BYTES + 65536);
-  } catch {
-    return undefined;
-  }
-  if (file.kind !== 'text') return undefined;
-  let raw: unknown;
-  try {
-    // A nesting deep enough to exhaust the stack throws here too.
-    raw = JSON.parse(file.text);
-  } catch {
-    return undefined;
-  }
+// The longest line we write: an entry's fields at their bounds, JSON escaping at most six bytes a
+// character (a keeper recipe is an item of at most 64 KiB).
+const MAX_LINE_BYTES = 512 * 1024;
+// The header's check, with the number of entry lines that must follow.
+type Header = Omit<CacheRecord, 'entries'> & { count: number };
+
+function readHeader(line: Buffer, ref: CatalogueRef): Header | undefined {
+  const raw: unknown = JSON.parse(line.toString('utf8'));
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
   if (r.version !== CACHE_VERSION || r.url !== ref.url || r.format !== ref.format) return undefined;
-  const { etag, lastModified, fetchedAt, skipped } = r;
+  const { etag, lastModified, fetchedAt, skipped, entries: count } = r;
   if (typeof fetchedAt !== 'string' || !ISO_TIME.test(fetchedAt)) return undefined;
   if (typeof skipped !== 'number' || !Number.isSafeInteger(skipped) || skipped < 0) return undefined;
   if (!isValidator(etag) || !isValidator(lastModified)) return undefined;
-  if (!Array.isArray(r.entries) || r.entries.length > MAX_CATALOGUE_ENTRIES) return undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > MAX_CATALOGUE_ENTRIES)
+    return undefined;
+  return { etag, lastModified, fetchedAt, skipped, count };
+}
+
+/** Thrown inside the line reader to stop at the first line that is not ours. */
+class NotOurs extends Error {}
+
+/** The cached copy of `ref` at `path`; undefined when there is none or it is not one we wrote. */
+export function readCache(path: string, ref: CatalogueRef): CacheRecord | undefined {
   // The readers' bounds; a script URL is the list's folder plus an encoded name.
   const scope = { scriptMax: ref.url.length + 3 * NAME_MAX, scriptFolder: amScriptUrl(ref.url, '') };
-  const list = r.entries as unknown[];
-  const entries: CatalogueEntry[] = new Array<CatalogueEntry>(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const e = decodeEntry(list[i], scope);
-    if (e === undefined) return undefined;
-    entries[i] = e;
+  let header: Header | undefined;
+  const entries: CatalogueEntry[] = [];
+  const onLine = (line: Buffer): void => {
+    // A nesting deep enough to exhaust the stack throws in JSON.parse too.
+    if (header === undefined) header = readHeader(line, ref);
+    else if (entries.length < header.count) {
+      const e = decodeEntry(JSON.parse(line.toString('utf8')), scope);
+      if (e !== undefined) entries.push(e);
+      else throw new NotOurs();
+    } else throw new NotOurs();
+    if (header === undefined) throw new NotOurs();
+  };
+  try {
+    // JSON escaping can double a text at most: anything larger was not written by us.
+    const read = readFileLinesSync(path, 2 * MAX_CATALOGUE_BYTES + 65536, MAX_LINE_BYTES, onLine);
+    if (read !== 'read' || header === undefined || entries.length !== header.count) return undefined;
+  } catch {
+    return undefined;
   }
+  const { etag, lastModified, fetchedAt, skipped } = header;
   return { etag, lastModified, fetchedAt, skipped, entries };
 }

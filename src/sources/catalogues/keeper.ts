@@ -3,15 +3,10 @@
  * `{"apps": [{"name", "description", "repository" or "url", "recipe": {...}}]}`.
  */
 import * as z from 'zod';
-import { KeeperError } from '../../core/errors.js';
-import { parseJsonWithin } from '../../core/bounded-json.js';
+import { defineReader } from './define-reader.js';
+import { jsonCatalogueParser } from './json-catalogue.js';
 import { isWebUrl, oneLine, ownerRepo } from './text-fields.js';
-import {
-  CATALOGUE_LABELS,
-  MAX_CATALOGUE_ENTRIES,
-  type CatalogueEntry,
-  type CatalogueReader,
-} from './types.js';
+import type { CatalogueEntry } from './types.js';
 
 const App = z.looseObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$/),
@@ -23,7 +18,6 @@ const App = z.looseObject({
   repackaged: z.boolean().optional(),
   recipe: z.record(z.string(), z.unknown()).optional(),
 });
-const Index = z.looseObject({ apps: z.array(z.unknown()).max(MAX_CATALOGUE_ENTRIES) });
 
 function entryOf(app: z.infer<typeof App>): CatalogueEntry {
   const repo = app.repository;
@@ -42,21 +36,13 @@ function entryOf(app: z.infer<typeof App>): CatalogueEntry {
 }
 
 /** The keeper index reader. */
-export const keeperReader: CatalogueReader = {
-  format: 'keeper',
-  label: CATALOGUE_LABELS.keeper,
-  parse(text, url) {
-    const parsed = parseJsonWithin(text, { maxDepth: 16, maxValues: 2_000_000 });
-    const index = parsed.ok ? Index.safeParse(parsed.value) : undefined;
-    if (!index?.success)
-      throw new KeeperError('CATALOGUE_INVALID', `${url} is not a keeper index (no apps[])`);
-    const entries: CatalogueEntry[] = [];
-    let skipped = 0;
-    for (const raw of index.data.apps) {
+export const keeperReader = defineReader('keeper', (url) =>
+  jsonCatalogueParser(url, {
+    key: 'apps',
+    notThis: 'is not a keeper index (no apps[])',
+    take(raw) {
       const app = App.safeParse(raw);
-      if (app.success) entries.push(entryOf(app.data));
-      else skipped++;
-    }
-    return { entries, skipped };
-  },
-};
+      return app.success ? entryOf(app.data) : undefined;
+    },
+  }),
+);

@@ -38,21 +38,25 @@ export async function revalidateCatalogue(
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   else if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
   const now = ctx.now().toISOString();
+  // A good answer is parsed as it arrives, never held whole; an error page is not read as one.
+  const parser = readerFor(ref.format).open(ref.url);
+  const ok = (status: number): boolean => status >= 200 && status < 300;
   try {
     const res = await request(ctx.http, ref.url, {
       headers,
       maxBodyBytes: MAX_CATALOGUE_BYTES,
       signal,
       timeoutMs: 60_000,
+      sink: (status) => (ok(status) ? (chunk) => parser.push(chunk) : undefined),
     });
     if (res.status === 304 && cached) {
       const rec = { ...cached, fetchedAt: now };
       await writeCache(ctx, ref, path, rec);
       return { ok: true, via: 'not-modified', rec };
     }
-    if (res.status >= 200 && res.status < 300) {
+    if (ok(res.status)) {
       // Parsed before it is kept: a broken answer must not replace a good copy.
-      const p = readerFor(ref.format).parse(res.text, ref.url);
+      const p = parser.end();
       const rec: CacheRecord = {
         // A validator the record could not keep would make every later read refuse the copy.
         etag: keptValidator(res.headers.etag),

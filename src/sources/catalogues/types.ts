@@ -37,12 +37,23 @@ export interface ParsedCatalogue {
   skipped: number;
 }
 
-/** One catalogue format: turns the fetched text into entries, refusing hostile shapes. */
+/**
+ * One fetched body being read: fed chunk by chunk as it arrives, so a catalogue is never held
+ * whole. Either throws CATALOGUE_INVALID when the body is not its format.
+ */
+export interface CatalogueParser {
+  push(chunk: Buffer): void;
+  end(): ParsedCatalogue;
+}
+
+/** One catalogue format: turns the fetched body into entries, refusing hostile shapes. */
 export interface CatalogueReader {
   format: CatalogueFormat;
   /** A short label for output (`AppImageHub`, `AM`, `keeper`). */
   label: string;
-  /** Parses `text` fetched from `url`; throws CATALOGUE_INVALID when it is not this format. */
+  /** A parser for the body fetched from `url`. */
+  open(url: string): CatalogueParser;
+  /** Parses the whole `text` fetched from `url` (through `open`); throws CATALOGUE_INVALID when it is not this format. */
   parse(text: string, url: string): ParsedCatalogue;
 }
 
@@ -56,6 +67,6 @@ export const CATALOGUE_LABELS: Record<CatalogueFormat, string> = {
 /** Longest catalogue accepted, fetched or cached. */
 export const MAX_CATALOGUE_BYTES = 32 * 1024 * 1024;
 /** Most entries kept from one catalogue, fetched or cached. */
-export const MAX_CATALOGUE_ENTRIES = 100_000;
+export const MAX_CATALOGUE_ENTRIES = 10_000;
 /** Longest field kept from an entry: catalogues are not allowed to flood a terminal. */
 export const MAX_FIELD = 400;

@@ -74,16 +74,16 @@ void describe('search from the cache', () => {
     assert.equal((await w.run(['search', 'obsidian'])).code, 0);
     const dir = join(w.home.root, 'cache', 'appimage-keeper', 'catalogues');
     // Entries of the right shape and size, with terminal controls in every text field.
+    // The record is a header line, then one entry a line.
     for (const f of await readdir(dir)) {
-      const rec = JSON.parse(await readFile(join(dir, f), 'utf8')) as { entries: unknown[][] };
-      rec.entries = [
-        [
-          'obsidian\u001b]0;pwned\u0007',
-          'clear \u001b[2J\u001b[31mred\u009b0m \u202eevil',
-          'e2e/Obs\u001b[1midian',
-        ],
+      const [head = ''] = (await readFile(join(dir, f), 'utf8')).split('\n');
+      const entry = [
+        'obsidian\u001b]0;pwned\u0007',
+        'clear \u001b[2J\u001b[31mred\u009b0m \u202eevil',
+        'e2e/Obs\u001b[1midian',
       ];
-      await writeFile(join(dir, f), JSON.stringify(rec));
+      const header = { ...(JSON.parse(head) as Record<string, unknown>), entries: 1 };
+      await writeFile(join(dir, f), `${JSON.stringify(header)}\n${JSON.stringify(entry)}\n`);
     }
     const human = await w.run(['search', 'obsidian']);
     assert.equal(human.code, 0, human.stderr);

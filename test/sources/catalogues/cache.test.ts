@@ -92,35 +92,48 @@ void describe('catalogue cache', () => {
     // Implied fields (the AM script URL, the hub homepage) are not spelled out once per entry.
     const text = await readFile(cacheFileOf(ctx, served.am), 'utf8');
     assert.ok(!text.includes('/programs/x86_64/obsidian'), text);
-    assert.match(text, /^\{"version":2,/);
+    assert.match(text, /^\{"version":3,/);
   });
 
   void test('tampered copies read as no copy: refetched in full, never used, never a crash', async () => {
     const ref = refs[0] as CatalogueRef;
     const path = cacheFileOf(ctx, ref.url);
     await refetched(ref);
-    const good = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-    const entries = good.entries as unknown[][];
-    const first = entries[0] as unknown[];
-    const withEntry = (e: unknown): string => JSON.stringify({ ...good, entries: [e, ...entries.slice(1)] });
+    // The record: a header line, then one line per entry.
+    const [headLine = '', ...entryLines] = (await readFile(path, 'utf8')).trimEnd().split('\n');
+    const good = JSON.parse(headLine) as Record<string, unknown>;
+    const entries = entryLines.map((l) => JSON.parse(l) as unknown[]);
+    const record = (head: Record<string, unknown>, list: unknown[] = entries): string =>
+      [JSON.stringify(head), ...list.map((e) => JSON.stringify(e))].join('\n') + '\n';
+    const withEntry = (e: unknown): string => record(good, [e, ...entries.slice(1)]);
     const tampered: [string, string][] = [
-      ['not JSON', '{"version":2,'],
+      ['not JSON', '{"version":3,'],
       ['empty', ''],
       ['null', 'null'],
       ['an array', '[]'],
       ['nested beyond the stack', '['.repeat(200_000)],
-      ['the old layout', JSON.stringify({ ...good, version: 1, entries: [{ name: 'x', description: 'y' }] })],
-      ['another URL', JSON.stringify({ ...good, url: `${ref.url}?other` })],
-      ['another format', JSON.stringify({ ...good, format: 'keeper' })],
-      ['a time with escapes', JSON.stringify({ ...good, fetchedAt: '2099-01-01T00:00:00Z\u001b[2J' })],
-      ['a negative count', JSON.stringify({ ...good, skipped: -1 })],
-      ['a fractional count', JSON.stringify({ ...good, skipped: 1.5 })],
-      ['a validator that splits headers', JSON.stringify({ ...good, etag: '"a"\r\nX-Evil: 1' })],
-      ['a validator with escapes', JSON.stringify({ ...good, lastModified: '\u001b[31m' })],
-      ['entries not a list', JSON.stringify({ ...good, entries: { 0: first } })],
+      ['the old layout', JSON.stringify({ ...good, version: 2, entries: [['x', 'y']] })],
+      ['another URL', record({ ...good, url: `${ref.url}?other` })],
+      ['another format', record({ ...good, format: 'keeper' })],
+      ['a time with escapes', record({ ...good, fetchedAt: '2099-01-01T00:00:00Z\u001b[2J' })],
+      ['a negative count', record({ ...good, skipped: -1 })],
+      ['a fractional count', record({ ...good, skipped: 1.5 })],
+      ['a validator that splits headers', record({ ...good, etag: '"a"\r\nX-Evil: 1' })],
+      ['a validator with escapes', record({ ...good, lastModified: '\u001b[31m' })],
+      ['fewer entries than the header says', record(good, entries.slice(1))],
+      ['more entries than the header says', record(good, [...entries, entries[0]])],
+      ['an entry count that is not a number', record({ ...good, entries: '3' })],
+      ['a blank line among the entries', record(good).replace('\n', '\n\n')],
       [
         'too many entries',
-        JSON.stringify({ ...good, entries: Array(MAX_CATALOGUE_ENTRIES + 1).fill(['a', 'b']) }),
+        record(
+          { ...good, entries: MAX_CATALOGUE_ENTRIES + 1 },
+          Array(MAX_CATALOGUE_ENTRIES + 1).fill(['a', 'b']),
+        ),
+      ],
+      [
+        'a line past the bound',
+        record(good, [['a', 'b', null, null, null, null, null, null, { x: 'x'.repeat(600_000) }]]),
       ],
       ['an entry as an object', withEntry({ name: 'a', description: 'b' })],
       ['a numeric name', withEntry([42, 'b'])],
