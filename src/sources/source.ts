@@ -5,14 +5,19 @@
  * registry (registry.ts) is keyed by that resolved kind.
  */
 import type { AppSettings } from '../config/types.js';
+import type { ForgeTarget } from './forge/forge-source.js';
 import type { ReleaseFetch } from './forge/release-fetch.js';
+import type { RepositoryUrl, RouteSettings } from './forge/repository-url.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
 import type { AttestationEndpoint } from '../types/attestation-endpoint.js';
 
 export type { AttestationEndpoint };
 
-/** Where releases come from: three forges (hub = GitHub, lab = GitLab, gitea = Gitea/Forgejo) and two strategies. */
-export type SourceKind = 'hub' | 'lab' | 'gitea' | 'direct' | 'script';
+/** The forges a `strategy: forge` recipe is routed to: hub = GitHub, lab = GitLab, gitea = Gitea/Forgejo. */
+export type ForgeKind = 'hub' | 'lab' | 'gitea';
+
+/** Where releases come from: the forges and two strategies of their own. */
+export type SourceKind = ForgeKind | 'direct' | 'script';
 
 /** What a source is, whatever the app: the engine branches on these instead of on the kind. */
 export interface SourceCaps {
@@ -67,6 +72,21 @@ export interface Source<T = unknown, B extends SourceBinding = SourceBinding> {
   readonly kind: SourceKind;
   readonly caps: SourceCaps;
   bind(target: T, settings: AppSettings): B;
+}
+
+/**
+ * A forge: a source that also reads its share of a repository URL (`R`, its route) and writes the
+ * URL back as a recipe does. Routing (forges.ts) asks each forge's `ownsHost`; the one forge without
+ * it takes every other host. Methods, so a forge of any route fits the registry's table.
+ */
+export interface ForgeSource<R = unknown> extends Source<ForgeTarget<R>, ForgeBinding> {
+  readonly kind: ForgeKind;
+  /** True when this forge serves `host` by name: its public host or the configured one. */
+  ownsHost?(host: string, settings: RouteSettings): boolean;
+  /** The repository the URL names on this forge; throws FORGE_REPOSITORY_INVALID when it names none. */
+  route(repository: RepositoryUrl, settings: RouteSettings): R;
+  /** The repository URL as a recipe writes it (`add` and `adopt` record this). */
+  canonicalUrl(route: R, repository: RepositoryUrl): string;
 }
 
 /** What the engine holds for one app: the source's kind and capabilities, bound to the app. */

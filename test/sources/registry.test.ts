@@ -4,6 +4,8 @@ import { describe, test } from 'node:test';
 import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { createMemoryResolverStore, sourceFor, sources, type SourceKind } from '../../src/sources/index.js';
+import { canonicalRepository, forges, knownByHost, routeRepository } from '../../src/sources/forges.js';
+import type { ForgeKind } from '../../src/sources/source.js';
 import { useSim } from '../helpers/sim-suite.js';
 import { forge, header, makeContext, makeDeps, makeSettings } from './support.js';
 
@@ -99,6 +101,34 @@ void describe('source registry', () => {
       endpoint.url('ab'.repeat(32)),
       `https://api.github.com/repos/o/r/attestations/sha256:${'ab'.repeat(32)}`,
     );
+  });
+});
+
+void describe('forge routing map', () => {
+  // Keyed by ForgeKind: a forge added to the registry and not here fails to compile.
+  const urls: Record<ForgeKind, { url: string; canonical: string }> = {
+    hub: { url: 'https://github.com/o/r.git', canonical: 'https://github.com/o/r' },
+    lab: { url: 'https://gitlab.com/g/sub/p/-/releases/v1', canonical: 'https://gitlab.com/g/sub/p' },
+    gitea: { url: 'https://codeberg.org/o/r/releases/tag/v1', canonical: 'https://codeberg.org/o/r' },
+  };
+
+  void test('each forge routes its URLs and supplies its canonical repository URL', () => {
+    for (const [kind, { url, canonical }] of Object.entries(urls)) {
+      assert.equal(routeRepository(url, {}).kind, kind, url);
+      assert.equal(canonicalRepository(url, {}), canonical, url);
+      assert.equal(sourceFor(onForge(url)).kind, kind, url);
+    }
+    assert.deepEqual(Object.keys(forges).sort(), Object.keys(urls).sort());
+  });
+
+  void test('a forge owns hosts by name; the one without a host list takes every other host', () => {
+    const named = Object.values(forges).filter((f) => 'ownsHost' in f);
+    assert.equal(Object.keys(forges).length - named.length, 1, 'exactly one forge takes any host');
+    assert.equal(knownByHost('https://github.com/o/r', {}), true);
+    assert.equal(knownByHost('https://gitlab.com/g/p', {}), true);
+    assert.equal(knownByHost('https://codeberg.org/o/r', {}), false);
+    assert.equal(knownByHost('not a url', {}), false);
+    assert.equal(canonicalRepository('https://github.com/only-owner', {}), undefined);
   });
 });
 
