@@ -5,7 +5,7 @@ import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { createMemoryResolverStore, sourceFor, sources, type SourceKind } from '../../src/sources/index.js';
 import { canonicalRepository, forges, knownByHost, routeRepository } from '../../src/sources/forges.js';
-import type { ForgeKind } from '../../src/sources/source.js';
+import { FORGE_CASES } from './forge-cases.js';
 import { useSim } from '../helpers/sim-suite.js';
 import { forge, header, makeContext, makeDeps, makeSettings } from './support.js';
 
@@ -105,20 +105,13 @@ void describe('source registry', () => {
 });
 
 void describe('forge routing map', () => {
-  // Keyed by ForgeKind: a forge added to the registry and not here fails to compile.
-  const urls: Record<ForgeKind, { url: string; canonical: string }> = {
-    hub: { url: 'https://github.com/o/r.git', canonical: 'https://github.com/o/r' },
-    lab: { url: 'https://gitlab.com/g/sub/p/-/releases/v1', canonical: 'https://gitlab.com/g/sub/p' },
-    gitea: { url: 'https://codeberg.org/o/r/releases/tag/v1', canonical: 'https://codeberg.org/o/r' },
-  };
-
   void test('each forge routes its URLs and supplies its canonical repository URL', () => {
-    for (const [kind, { url, canonical }] of Object.entries(urls)) {
+    for (const [kind, { url, canonical }] of Object.entries(FORGE_CASES)) {
       assert.equal(routeRepository(url, {}).kind, kind, url);
       assert.equal(canonicalRepository(url, {}), canonical, url);
       assert.equal(sourceFor(onForge(url)).kind, kind, url);
     }
-    assert.deepEqual(Object.keys(forges).sort(), Object.keys(urls).sort());
+    assert.deepEqual(Object.keys(forges).sort(), Object.keys(FORGE_CASES).sort());
   });
 
   void test('a forge owns hosts by name; the one without a host list takes every other host', () => {
