@@ -1,16 +1,17 @@
 /**
  * Every source, registered once. A recipe's `strategy: forge` is routed by its repository URL to
  * one of the forges (forges.ts); `direct` and `script` are sources of their own. Adding a forge is
- * one module, one line in ForgeKind (source.ts) and one in `forges`; the compiler names the rest.
+ * one module and one line in `forges` (its kinds are derived from that table); the compiler and the
+ * tests walking test/sources/forge-cases.ts name the rest.
  */
 import type { AppSettings, ForgeStrategy } from '../config/types.js';
 import { direct } from './direct.js';
-import { forges, routedForge } from './forges.js';
+import { forgeSources, routedForge } from './forges.js';
 import { script } from './script.js';
 import type { AppSource, ForgeAppSource, Source, SourceBinding, SourceKind } from './source.js';
 
 /** The registry: one source per kind. */
-export const sources = { ...forges, direct, script } satisfies Record<SourceKind, Source>;
+export const sources = { ...forgeSources, direct, script } satisfies Record<SourceKind, Source>;
 
 /** The forge source a recipe's repository belongs to, bound to the app; throws FORGE_REPOSITORY_INVALID. */
 export function forgeSourceFor(strategy: ForgeStrategy, settings: AppSettings): ForgeAppSource {

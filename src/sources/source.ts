@@ -6,17 +6,15 @@
  */
 import type { AppSettings } from '../config/types.js';
 import type { ForgeTarget } from './forge/forge-source.js';
+import type { ForgeKind } from './forges.js';
 import type { ReleaseFetch } from './forge/release-fetch.js';
 import type { RepositoryUrl, RouteSettings } from './forge/repository-url.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
 import type { AttestationEndpoint } from '../types/attestation-endpoint.js';
 
-export type { AttestationEndpoint };
+export type { AttestationEndpoint, ForgeKind };
 
-/** The forges a `strategy: forge` recipe is routed to: hub = GitHub, lab = GitLab, gitea = Gitea/Forgejo. */
-export type ForgeKind = 'hub' | 'lab' | 'gitea';
-
-/** Where releases come from: the forges and two strategies of their own. */
+/** Where releases come from: the forges (their names in forges.ts) and two strategies of their own. */
 export type SourceKind = ForgeKind | 'direct' | 'script';
 
 /** What a source is, whatever the app: the engine branches on these instead of on the kind. */
@@ -76,11 +74,13 @@ export interface Source<T = unknown, B extends SourceBinding = SourceBinding> {
 
 /**
  * A forge: a source that also reads its share of a repository URL (`R`, its route) and writes the
- * URL back as a recipe does. Routing (forges.ts) asks each forge's `ownsHost`; the one forge without
- * it takes every other host. Methods, so a forge of any route fits the registry's table.
+ * URL back as a recipe does. Its kind is its name in the table of forges.ts (so it names no kind
+ * itself: the kinds are derived from that table). Routing asks each forge's `ownsHost`; the one
+ * forge without it takes every other host. Methods, so a forge of any route fits the table.
  */
-export interface ForgeSource<R = unknown> extends Source<ForgeTarget<R>, ForgeBinding> {
-  readonly kind: ForgeKind;
+export interface ForgeSource<R = unknown> {
+  readonly caps: SourceCaps;
+  bind(target: ForgeTarget<R>, settings: AppSettings): ForgeBinding;
   /** True when this forge serves `host` by name: its public host or the configured one. */
   ownsHost?(host: string, settings: RouteSettings): boolean;
   /** The repository the URL names on this forge; throws FORGE_REPOSITORY_INVALID when it names none. */

@@ -86,7 +86,6 @@ async function fetchSelfHostedRelease(
  * forge owns, and `/swagger.v1.json` confirms it when the release is fetched.
  */
 export const gitea = {
-  kind: 'gitea',
   caps: FORGE_CAPS,
   route: (repository) => ({ origin: repository.url.origin, ...ownerAndRepo(repository) }),
   canonicalUrl: (route) => `${route.origin}/${route.owner}/${route.repo}`,

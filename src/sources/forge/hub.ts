@@ -101,7 +101,6 @@ function toForgeRelease(release: HubReleaseJson): ForgeRelease {
 
 /** The hub as a source: GitHub releases, with attestations and a rate-limit budget doctor can read. */
 export const hub = {
-  kind: 'hub',
   caps: FORGE_CAPS,
   ownsHost: (host, settings) => host === 'github.com' || host === hostOf(settings.hub_release_web_url),
   route: (repository, settings) => ({ apiBase: hubApiBase(settings), ...ownerAndRepo(repository) }),

@@ -92,7 +92,6 @@ export async function fetchLabRelease(
 
 /** The lab as a source: GitLab releases (gitlab.com or a self-managed instance). */
 export const lab = {
-  kind: 'lab',
   caps: FORGE_CAPS,
   ownsHost: (host, settings) => host === 'gitlab.com' || host === hostOf(settings.lab_release_web_url),
   route: (repository, settings) => {
