@@ -2,14 +2,14 @@
  * A forge recipe's `repository`, parsed once for routing: the URL and its path segments (decoded,
  * `.git` dropped from the last). Each forge reads its own shape from these (forges.ts routes).
  */
-import type { AppSettings } from '../../config/types.js';
+import type { GlobalSettings } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
 
-/** The settings routing reads: the hub's and the lab's configured hosts and API bases. */
-export type RouteSettings = Pick<
-  AppSettings,
-  'hub_release_api_url' | 'hub_release_web_url' | 'lab_release_api_url' | 'lab_release_web_url'
->;
+/**
+ * The settings routing may read: any global field (a forge's configured host and API base, such as
+ * `hub_release_web_url`), so a forge with a setting of its own needs no change here.
+ */
+export type RouteSettings = Partial<GlobalSettings>;
 
 /** A repository URL as routing sees it. */
 export interface RepositoryUrl {
