@@ -23,7 +23,8 @@ const script = makeSettings(
 
 void describe('source registry', () => {
   void test('every kind is registered once, under its own kind', () => {
-    const kinds: SourceKind[] = ['hub', 'lab', 'gitea', 'direct', 'script'];
+    // The forges are listed once, in forge-cases.ts; direct and script are the two others.
+    const kinds: SourceKind[] = [...(Object.keys(FORGE_CASES) as SourceKind[]), 'direct', 'script'];
     assert.deepEqual(Object.keys(sources).sort(), [...kinds].sort());
     for (const kind of kinds) assert.equal(sources[kind].kind, kind);
   });
