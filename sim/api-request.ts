@@ -18,6 +18,11 @@ export interface ApiRequest {
 /** Looks up the size of an asset this sim serves at an absolute URL. */
 export type AssetSizer = (url: string) => Promise<number | undefined>;
 
+/** A configured base URL (or prefix) without its trailing slashes. */
+export function trimSlash(url: string | undefined): string | undefined {
+  return url?.replace(/\/+$/, '');
+}
+
 /** ISO 8601 without milliseconds, as the forges print timestamps. */
 export function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');

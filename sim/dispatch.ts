@@ -1,18 +1,12 @@
 /** Handles one request on either origin: record it, apply a fault, route it, send the answer. */
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
-import type { AssetSizer, ApiRequest } from './api-request.js';
+import type { ApiRequest } from './api-request.js';
 import { assetResponse } from './asset-handler.js';
 import type { StoredAsset } from './body-source.js';
-import type { AttestationStore } from './attestations.js';
 import type { FaultTable } from './faults.js';
-import { giteaResponse, type GiteaConfig } from './gitea-api.js';
-import { hubResponse, type HubConfig } from './hub-api.js';
-import { rateLimitResponse } from './rate-limit-api.js';
-import { labResponse, type LabConfig } from './lab-api.js';
+import type { SimForges } from './forges.js';
 import { PROXY_HOP_HEADER, proxyResponse, proxyTarget } from './proxy.js';
-import type { RateBudgets } from './rate-limit.js';
 import { rateLimitFault } from './rate-limit.js';
-import type { ReleaseStore } from './release-store.js';
 import { sendResponse, sleep, type Outgoing } from './send-body.js';
 import type { Fault, RecordedRequest, SimOrigin } from './types.js';
 
@@ -29,13 +23,10 @@ export interface SimState {
   hopToken: string;
   requests: RecordedRequest[];
   faults: FaultTable;
-  budgets: RateBudgets;
-  hub: { store: ReleaseStore; config: HubConfig; attestations: AttestationStore };
-  lab: { store: ReleaseStore; config: LabConfig };
-  gitea: { store: ReleaseStore; config: GiteaConfig };
+  /** In the order a request is offered to them (sim/forges.ts). */
+  forges: SimForges;
   agent: Agent;
   stopSignal: AbortSignal;
-  sizeOf: AssetSizer;
   onRequest: ((request: RecordedRequest) => void) | undefined;
 }
 
@@ -100,20 +91,11 @@ async function route(
     clientKey: `${origin.name}|${isHop ? 'proxy' : auth ? `auth:${auth}` : 'anonymous'}`,
     authorized: auth !== undefined,
   };
-  return (
-    rateLimitResponse(api, state.budgets, state.hub.config.apiPrefix) ??
-    (await hubResponse(
-      api,
-      state.hub.store,
-      state.budgets,
-      state.hub.config,
-      state.sizeOf,
-      state.hub.attestations,
-    )) ??
-    labResponse(api, state.lab.store, state.lab.config) ??
-    (await giteaResponse(api, state.gitea.store, state.gitea.config, state.sizeOf)) ??
-    text(404, 'Not Found')
-  );
+  for (const forge of Object.values(state.forges)) {
+    const answer = await forge.respond(api);
+    if (answer) return answer;
+  }
+  return text(404, 'Not Found');
 }
 
 /** The request listener of one origin. */

@@ -1,8 +1,10 @@
 /** Gitea/Forgejo: /swagger.v1.json (flavor detection), /api/v1/repos/{owner}/{repo} and its /releases[/latest]. */
-import { isoSeconds, type ApiRequest, type AssetSizer } from './api-request.js';
+import { isoSeconds, trimSlash, type ApiRequest, type AssetSizer } from './api-request.js';
+import type { SimForgeFactory } from './forges.js';
 import { jsonError, jsonResponse } from './json-response.js';
-import { latestStable, segments, type ReleaseStore, type StoredRelease } from './release-store.js';
+import { latestStable, ReleaseStore, repoKey, segments, type StoredRelease } from './release-store.js';
 import type { Outgoing } from './send-body.js';
+import type { SimGitea } from './types.js';
 
 /** What the origin claims to be. */
 export type GiteaFlavor = 'gitea' | 'forgejo' | 'none';
@@ -12,6 +14,29 @@ export interface GiteaConfig {
   flavor: GiteaFlavor;
   webBase: string | undefined;
 }
+
+/** The simulated Gitea/Forgejo: silent (no swagger) until it has a release or a flavor is set. */
+export const giteaForge: SimForgeFactory<SimGitea> = ({ options, ids, sizeOf }) => {
+  const store = new ReleaseStore(ids);
+  let explicitFlavor: GiteaFlavor | undefined;
+  const config: GiteaConfig = {
+    get flavor(): GiteaFlavor {
+      return explicitFlavor ?? (store.size > 0 ? 'gitea' : 'none');
+    },
+    webBase: trimSlash(options.giteaWebBase),
+  };
+  return {
+    respond: (req) => giteaResponse(req, store, config, sizeOf),
+    control: {
+      setFlavor: (flavor) => {
+        explicitFlavor = flavor;
+      },
+      setLatest: (owner, repo, release) => store.setLatest(repoKey(owner, repo), release),
+      setReleases: (owner, repo, releases) => store.setReleases(repoKey(owner, repo), releases),
+      setArchived: (owner, repo, archived) => store.setArchived(repoKey(owner, repo), archived),
+    },
+  };
+};
 
 function swagger(flavor: 'gitea' | 'forgejo'): unknown {
   const brand = flavor === 'gitea' ? 'Gitea' : 'Forgejo';

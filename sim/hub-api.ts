@@ -1,23 +1,52 @@
 /** The hub (GitHub REST) release endpoints: /repos/{owner}/{repo}/releases[/latest|/tags/{tag}]. */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { isoSeconds, type ApiRequest, type AssetSizer } from './api-request.js';
+import { isoSeconds, trimSlash, type ApiRequest, type AssetSizer } from './api-request.js';
 import { jsonError, jsonResponse } from './json-response.js';
 import { budgetExhausted, budgetHeaders, type RateBudgets } from './rate-limit.js';
 import {
   latestStable,
+  ReleaseStore,
+  repoKey,
   segments,
-  type ReleaseStore,
   type RepoReleases,
   type StoredRelease,
 } from './release-store.js';
-import type { AttestationStore } from './attestations.js';
+import { AttestationStore } from './attestations.js';
+import type { SimForgeFactory } from './forges.js';
+import { rateLimitResponse } from './rate-limit-api.js';
 import type { Outgoing } from './send-body.js';
+import type { SimHub, SimOptions } from './types.js';
 
 /** Settings of the hub endpoints. */
 export interface HubConfig {
   apiPrefix: string;
   webBase: string | undefined;
 }
+
+/** The hub API's path prefix on the sim's origins ('' unless `hubApiPrefix` names one). */
+export function hubApiPrefix(options: SimOptions): string {
+  return trimSlash(options.hubApiPrefix) ?? '';
+}
+
+/** The simulated hub: releases, repositories, attestations and `/rate_limit`, under one request budget. */
+export const hubForge: SimForgeFactory<SimHub> = ({ options, ids, budgets, sizeOf, putSecond }) => {
+  const store = new ReleaseStore(ids);
+  const config: HubConfig = { apiPrefix: hubApiPrefix(options), webBase: trimSlash(options.hubWebBase) };
+  // Blobs live on the second origin, like GitHub's blob storage on another host.
+  const attestations = new AttestationStore(putSecond);
+  return {
+    respond: async (req) =>
+      rateLimitResponse(req, budgets, config.apiPrefix) ??
+      (await hubResponse(req, store, budgets, config, sizeOf, attestations)),
+    control: {
+      setLatest: (owner, repo, release) => store.setLatest(repoKey(owner, repo), release),
+      setReleases: (owner, repo, releases) => store.setReleases(repoKey(owner, repo), releases),
+      setArchived: (owner, repo, archived) => store.setArchived(repoKey(owner, repo), archived),
+      setAttestations: (owner, repo, hex, bundles, mode = 'inline') =>
+        attestations.set(owner, repo, hex, bundles, mode),
+    },
+  };
+};
 
 const DOCS = 'https://docs.github.com/rest/releases/releases';
 

@@ -2,10 +2,12 @@
  * The lab (GitLab REST v4) release endpoints. As on GitLab, `releases/permalink/latest` answers
  * with a 302 to `/projects/{numeric id}/releases/{tag}` (keeping any suffix and query).
  */
-import { isoSeconds, type ApiRequest } from './api-request.js';
+import { isoSeconds, trimSlash, type ApiRequest } from './api-request.js';
+import type { SimForgeFactory } from './forges.js';
 import { jsonError, jsonResponse } from './json-response.js';
-import { segments, type ReleaseStore, type StoredRelease } from './release-store.js';
+import { ReleaseStore, segments, type StoredRelease } from './release-store.js';
 import type { Outgoing } from './send-body.js';
+import type { SimLab } from './types.js';
 
 /** Settings of the lab endpoints. */
 export interface LabConfig {
@@ -13,6 +15,23 @@ export interface LabConfig {
   /** false: serve the latest release inline instead of redirecting (default true). */
   permalinkRedirect: boolean;
 }
+
+/** The simulated lab: projects and their releases, keyed by project path. */
+export const labForge: SimForgeFactory<SimLab> = ({ options, ids }) => {
+  const store = new ReleaseStore(ids);
+  const config: LabConfig = {
+    webBase: trimSlash(options.labWebBase),
+    permalinkRedirect: options.labPermalinkRedirect ?? true,
+  };
+  return {
+    respond: (req) => labResponse(req, store, config),
+    control: {
+      setLatest: (projectPath, release) => store.setLatest(projectPath, release),
+      setReleases: (projectPath, releases) => store.setReleases(projectPath, releases),
+      setArchived: (projectPath, archived) => store.setArchived(projectPath, archived),
+    },
+  };
+};
 
 function renderRelease(stored: StoredRelease, projectPath: string, webBase: string): unknown {
   const r = stored.release;

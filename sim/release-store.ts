@@ -19,6 +19,11 @@ export interface RepoReleases {
   archived?: boolean;
 }
 
+/** The store key of a hub or gitea repository: both treat names case-insensitively. */
+export function repoKey(owner: string, repo: string): string {
+  return `${owner}/${repo}`.toLowerCase();
+}
+
 /** Releases keyed by repository ('owner/repo' or a lab project path). */
 export class ReleaseStore {
   private repos = new Map<string, RepoReleases>();

@@ -3,15 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { Agent, createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { AttestationStore } from './attestations.js';
 import { storeAsset } from './body-source.js';
 import { handler, type OriginState, type SimState } from './dispatch.js';
 import { FaultTable } from './faults.js';
-import type { GiteaFlavor } from './gitea-api.js';
+import { controlsOf, startForges } from './forges.js';
+import { hubApiPrefix } from './hub-api.js';
 import { PROXY_PATH } from './proxy.js';
 import { RateBudgets } from './rate-limit.js';
-import { ReleaseStore } from './release-store.js';
-import type { AssetBody, AssetOptions, Sim, SimOptions, SimOrigin, SimRelease } from './types.js';
+import type { AssetBody, AssetOptions, Sim, SimOptions, SimOrigin } from './types.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
@@ -29,10 +28,6 @@ function normalizePath(path: string): string {
   return path.startsWith('/') ? path : `/${path}`;
 }
 
-function trimSlash(url: string | undefined): string | undefined {
-  return url?.replace(/\/+$/, '');
-}
-
 /** Starts a simulator on two free loopback ports (or the ones given). */
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const host = options.host ?? '127.0.0.1';
@@ -43,40 +38,14 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const ids = { next: () => ++counter };
   const stop = new AbortController();
   const agent = new Agent({ keepAlive: false });
-  let explicitFlavor: GiteaFlavor | undefined;
-  const giteaStore = new ReleaseStore(ids);
   const origins = {} as Record<SimOrigin, OriginState>;
+  const budgets = new RateBudgets();
 
-  const state: SimState = {
-    hopToken: randomBytes(16).toString('hex'),
-    requests: [],
-    faults: new FaultTable(),
-    budgets: new RateBudgets(),
-    hub: {
-      store: new ReleaseStore(ids),
-      config: { apiPrefix: trimSlash(options.hubApiPrefix) ?? '', webBase: trimSlash(options.hubWebBase) },
-      // Blobs live on the second origin, like GitHub's blob storage on another host.
-      attestations: new AttestationStore((path, body) => put(origins.second, path, body)),
-    },
-    lab: {
-      store: new ReleaseStore(ids),
-      config: {
-        webBase: trimSlash(options.labWebBase),
-        permalinkRedirect: options.labPermalinkRedirect ?? true,
-      },
-    },
-    gitea: {
-      store: giteaStore,
-      config: {
-        get flavor(): GiteaFlavor {
-          return explicitFlavor ?? (giteaStore.size > 0 ? 'gitea' : 'none');
-        },
-        webBase: trimSlash(options.giteaWebBase),
-      },
-    },
-    agent,
-    stopSignal: stop.signal,
-    onRequest: options.onRequest,
+  const forges = startForges({
+    options,
+    ids,
+    budgets,
+    putSecond: (path, body) => put(origins.second, path, body),
     async sizeOf(url: string): Promise<number | undefined> {
       let parsed: URL;
       try {
@@ -93,6 +62,15 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         .then((s) => s.size)
         .catch(() => undefined);
     },
+  });
+  const state: SimState = {
+    hopToken: randomBytes(16).toString('hex'),
+    requests: [],
+    faults: new FaultTable(),
+    forges,
+    agent,
+    stopSignal: stop.signal,
+    onRequest: options.onRequest,
   };
 
   const servers: Server[] = [];
@@ -131,13 +109,13 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     origin.assets.delete(p);
     origin.redirects.delete(p);
   };
-  const repoKey = (owner: string, repo: string): string => `${owner}/${repo}`.toLowerCase();
   let stopping: Promise<void> | undefined;
 
   const sim: Sim = {
+    ...controlsOf(forges),
     url: main.url,
     secondUrl: second.url,
-    hubApiUrl: `${main.url}${state.hub.config.apiPrefix}`,
+    hubApiUrl: `${main.url}${hubApiPrefix(options)}`,
     labApiUrl: `${main.url}/api/v4`,
     requests: state.requests,
     clearRequests: () => {
@@ -149,41 +127,12 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     redirectSecond: (path, target, status) => redirectOn(second, path, target, status),
     removeAsset: (path) => remove(main, path),
     removeSecondAsset: (path) => remove(second, path),
-    hub: {
-      setLatest: (owner: string, repo: string, release: SimRelease) =>
-        state.hub.store.setLatest(repoKey(owner, repo), release),
-      setReleases: (owner: string, repo: string, releases: SimRelease[]) =>
-        state.hub.store.setReleases(repoKey(owner, repo), releases),
-      setArchived: (owner: string, repo: string, archived: boolean) =>
-        state.hub.store.setArchived(repoKey(owner, repo), archived),
-      setAttestations: (owner, repo, hex, bundles, mode = 'inline') =>
-        state.hub.attestations.set(owner, repo, hex, bundles, mode),
-    },
-    lab: {
-      setLatest: (projectPath: string, release: SimRelease) =>
-        state.lab.store.setLatest(projectPath, release),
-      setReleases: (projectPath: string, releases: SimRelease[]) =>
-        state.lab.store.setReleases(projectPath, releases),
-      setArchived: (projectPath: string, archived: boolean) =>
-        state.lab.store.setArchived(projectPath, archived),
-    },
-    gitea: {
-      setFlavor: (flavor: GiteaFlavor) => {
-        explicitFlavor = flavor;
-      },
-      setLatest: (owner: string, repo: string, release: SimRelease) =>
-        giteaStore.setLatest(repoKey(owner, repo), release),
-      setReleases: (owner: string, repo: string, releases: SimRelease[]) =>
-        giteaStore.setReleases(repoKey(owner, repo), releases),
-      setArchived: (owner: string, repo: string, archived: boolean) =>
-        giteaStore.setArchived(repoKey(owner, repo), archived),
-    },
     // On the second origin so a client that scopes its token to the hub API origin never sends it here.
     proxyPrefix: () => `${second.url}${PROXY_PATH}`,
     fault: (pattern, fault) => state.faults.add(pattern, fault),
     clearFaults: () => state.faults.clear(),
-    setRateLimit: (opts) => state.budgets.configure(opts),
-    resetRateLimit: () => state.budgets.reset(),
+    setRateLimit: (opts) => budgets.configure(opts),
+    resetRateLimit: () => budgets.reset(),
     stop() {
       stopping ??= (async () => {
         stop.abort();

@@ -2,6 +2,7 @@
  * Public shapes of the forge simulator. Other areas code against these names, so changes here
  * are additive only.
  */
+import type { SimForgeControls } from './forges.js';
 
 /** Options for `startSim`. */
 export interface SimOptions {
@@ -176,8 +177,8 @@ export interface SimGitea {
   setArchived(owner: string, repo: string, archived: boolean): void;
 }
 
-/** A running simulator. */
-export interface Sim {
+/** A running simulator; `hub`, `lab`, `gitea` (each forge of sim/forges.ts) are its forges' controls. */
+export interface Sim extends SimForgeControls {
   /** 'http://127.0.0.1:PORT', the main origin. */
   url: string;
   /** A second origin (another port) for cross-origin redirect targets and the proxy. */
@@ -200,9 +201,6 @@ export interface Sim {
   removeAsset(path: string): void;
   /** Stop serving `path` (asset or redirect) on the second origin. */
   removeSecondAsset(path: string): void;
-  hub: SimHub;
-  lab: SimLab;
-  gitea: SimGitea;
   /** Prefix such that `${prefix}${absoluteUrl}` is fetched by the sim from that loopback URL. */
   proxyPrefix(): string;
   fault(pathOrPattern: string | RegExp, fault: Fault): void;

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type { FieldKit } from './field-kit.js';
+import { CATALOGUE_FORMAT_NAMES } from './catalogue-formats.js';
 import { urlFieldProblem } from './url-field.js';
 
 /**
@@ -365,7 +366,7 @@ export const GLOBAL_FIELDS = [
         .array(
           k.z.union([
             k.httpUrl,
-            k.z.strictObject({ url: k.httpUrl, format: k.z.enum(['appimagehub', 'am', 'keeper']) }),
+            k.z.strictObject({ url: k.httpUrl, format: k.z.enum(CATALOGUE_FORMAT_NAMES) }),
           ]),
         )
         .max(32, 'at most 32 catalogues'),

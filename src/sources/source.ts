@@ -5,14 +5,17 @@
  * registry (registry.ts) is keyed by that resolved kind.
  */
 import type { AppSettings } from '../config/types.js';
+import type { ForgeTarget } from './forge/forge-source.js';
+import type { ForgeKind } from './forges.js';
 import type { ReleaseFetch } from './forge/release-fetch.js';
+import type { RepositoryUrl, RouteSettings } from './forge/repository-url.js';
 import type { ResolveDeps, ResolveOutcome } from './types.js';
 import type { AttestationEndpoint } from '../types/attestation-endpoint.js';
 
-export type { AttestationEndpoint };
+export type { AttestationEndpoint, ForgeKind };
 
-/** Where releases come from: three forges (hub = GitHub, lab = GitLab, gitea = Gitea/Forgejo) and two strategies. */
-export type SourceKind = 'hub' | 'lab' | 'gitea' | 'direct' | 'script';
+/** Where releases come from: the forges (their names in forges.ts) and two strategies of their own. */
+export type SourceKind = ForgeKind | 'direct' | 'script';
 
 /** What a source is, whatever the app: the engine branches on these instead of on the kind. */
 export interface SourceCaps {
@@ -67,6 +70,23 @@ export interface Source<T = unknown, B extends SourceBinding = SourceBinding> {
   readonly kind: SourceKind;
   readonly caps: SourceCaps;
   bind(target: T, settings: AppSettings): B;
+}
+
+/**
+ * A forge: a source that also reads its share of a repository URL (`R`, its route) and writes the
+ * URL back as a recipe does. Its kind is its name in the table of forges.ts (so it names no kind
+ * itself: the kinds are derived from that table). Routing asks each forge's `ownsHost`; the one
+ * forge without it takes every other host. Methods, so a forge of any route fits the table.
+ */
+export interface ForgeSource<R = unknown> {
+  readonly caps: SourceCaps;
+  bind(target: ForgeTarget<R>, settings: AppSettings): ForgeBinding;
+  /** True when this forge serves `host` by name: its public host or the configured one. */
+  ownsHost?(host: string, settings: RouteSettings): boolean;
+  /** The repository the URL names on this forge; throws FORGE_REPOSITORY_INVALID when it names none. */
+  route(repository: RepositoryUrl, settings: RouteSettings): R;
+  /** The repository URL as a recipe writes it (`add` and `adopt` record this). */
+  canonicalUrl(route: R, repository: RepositoryUrl): string;
 }
 
 /** What the engine holds for one app: the source's kind and capabilities, bound to the app. */

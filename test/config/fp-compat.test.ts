@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { runCli } from '../../src/main.js';
 import { forgeUrlBase } from '../../src/config/forge-url-template.js';
 import { patternsIntersect } from '../../src/config/file-collisions.js';
-import { routeRepository } from '../../src/sources/forge/detect.js';
+import { routeRepository } from '../../src/sources/forges.js';
 import { appFileName } from '../../src/core/file-names.js';
 import { renderFileName, tempPrefix } from '../../src/install/naming.js';
 import { ourName } from '../../src/install/desktop-names.js';

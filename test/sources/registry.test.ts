@@ -4,6 +4,8 @@ import { describe, test } from 'node:test';
 import type { AppSettings } from '../../src/config/types.js';
 import { KeeperError } from '../../src/core/errors.js';
 import { createMemoryResolverStore, sourceFor, sources, type SourceKind } from '../../src/sources/index.js';
+import { canonicalRepository, forges, knownByHost, routeRepository } from '../../src/sources/forges.js';
+import { FORGE_CASES } from './forge-cases.js';
 import { useSim } from '../helpers/sim-suite.js';
 import { forge, header, makeContext, makeDeps, makeSettings } from './support.js';
 
@@ -21,7 +23,8 @@ const script = makeSettings(
 
 void describe('source registry', () => {
   void test('every kind is registered once, under its own kind', () => {
-    const kinds: SourceKind[] = ['hub', 'lab', 'gitea', 'direct', 'script'];
+    // The forges are listed once, in forge-cases.ts; direct and script are the two others.
+    const kinds: SourceKind[] = [...(Object.keys(FORGE_CASES) as SourceKind[]), 'direct', 'script'];
     assert.deepEqual(Object.keys(sources).sort(), [...kinds].sort());
     for (const kind of kinds) assert.equal(sources[kind].kind, kind);
   });
@@ -99,6 +102,27 @@ void describe('source registry', () => {
       endpoint.url('ab'.repeat(32)),
       `https://api.github.com/repos/o/r/attestations/sha256:${'ab'.repeat(32)}`,
     );
+  });
+});
+
+void describe('forge routing map', () => {
+  void test('each forge routes its URLs and supplies its canonical repository URL', () => {
+    for (const [kind, { url, canonical }] of Object.entries(FORGE_CASES)) {
+      assert.equal(routeRepository(url, {}).kind, kind, url);
+      assert.equal(canonicalRepository(url, {}), canonical, url);
+      assert.equal(sourceFor(onForge(url)).kind, kind, url);
+    }
+    assert.deepEqual(Object.keys(forges).sort(), Object.keys(FORGE_CASES).sort());
+  });
+
+  void test('a forge owns hosts by name; the one without a host list takes every other host', () => {
+    const named = Object.values(forges).filter((f) => 'ownsHost' in f);
+    assert.equal(Object.keys(forges).length - named.length, 1, 'exactly one forge takes any host');
+    assert.equal(knownByHost('https://github.com/o/r', {}), true);
+    assert.equal(knownByHost('https://gitlab.com/g/p', {}), true);
+    assert.equal(knownByHost('https://codeberg.org/o/r', {}), false);
+    assert.equal(knownByHost('not a url', {}), false);
+    assert.equal(canonicalRepository('https://github.com/only-owner', {}), undefined);
   });
 });
 

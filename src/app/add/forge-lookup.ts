@@ -2,7 +2,7 @@
 import { effectiveAppSettings } from '../../config/settings.js';
 import type { ForgeStrategy } from '../../config/types.js';
 import { KeeperError } from '../../core/errors.js';
-import { canonicalRepository as routedRepository, knownByHost } from '../../sources/forge/detect.js';
+import { canonicalRepository as routedRepository, knownByHost } from '../../sources/forges.js';
 import type { ForgeRelease } from '../../sources/forge/release.js';
 import { forgeSourceFor } from '../../sources/index.js';
 import type { Run } from '../run.js';

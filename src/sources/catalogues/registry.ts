@@ -2,6 +2,7 @@
  * The configured catalogues: the list in config.yml, each URL's format, and the defaults when
  * config.yml names none. The readers are in readers.ts, loaded only to parse a fetched body.
  */
+import { CATALOGUE_FORMATS, type CatalogueFormatSpec } from '../../config/catalogue-formats.js';
 import type { CatalogueFormat, CatalogueRef } from './types.js';
 
 /** AM's folder name for a Node architecture. */
@@ -17,12 +18,12 @@ export function defaultCatalogues(arch: string): CatalogueRef[] {
   ];
 }
 
-/** A bare URL's format: AM's `…-apps` list, AppImageHub's `feed.json`, else our own index. */
+/** A bare URL's format: the one whose `urlPath` its path matches (AM's `…-apps`, AppImageHub's `feed.json`), else our own index. */
 export function formatOfUrl(url: string): CatalogueFormat {
   const path = url.split(/[?#]/)[0] ?? '';
-  if (/\/[A-Za-z0-9_]+-apps(\.md)?$/.test(path)) return 'am';
-  if (/\/feed\.json$/.test(path)) return 'appimagehub';
-  return 'keeper';
+  const specs: [string, CatalogueFormatSpec][] = Object.entries(CATALOGUE_FORMATS);
+  const found = specs.find(([, spec]) => spec.urlPath?.test(path));
+  return (found?.[0] as CatalogueFormat | undefined) ?? 'keeper';
 }
 
 /** The configured catalogues (config.yml `catalogues`), or the defaults. */

@@ -3,8 +3,9 @@
  * (a repository, a script that names one, or a plain download) and what the catalogue says of it.
  */
 
-/** The catalogue formats we read. */
-export type CatalogueFormat = 'appimagehub' | 'am' | 'keeper';
+import { CATALOGUE_FORMATS, type CatalogueFormat } from '../../config/catalogue-formats.js';
+
+export type { CatalogueFormat };
 
 /** One configured catalogue: where it is and how to read it. */
 export interface CatalogueRef {
@@ -57,12 +58,10 @@ export interface CatalogueReader {
   parse(text: string, url: string): ParsedCatalogue;
 }
 
-/** Each format's short label for output; a plain table, so the cache-hit path loads no reader. */
-export const CATALOGUE_LABELS: Record<CatalogueFormat, string> = {
-  appimagehub: 'AppImageHub',
-  am: 'AM',
-  keeper: 'keeper',
-};
+/** Each format's short label for output, from the format list; the cache-hit path loads no reader. */
+export const CATALOGUE_LABELS = Object.fromEntries(
+  Object.entries(CATALOGUE_FORMATS).map(([format, spec]) => [format, spec.label]),
+) as Record<CatalogueFormat, string>;
 
 /** Longest catalogue accepted, fetched or cached. */
 export const MAX_CATALOGUE_BYTES = 32 * 1024 * 1024;

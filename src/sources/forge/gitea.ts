@@ -2,7 +2,7 @@
 import { giteaArchived } from './archived.js';
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
-import type { ForgeBinding, Source } from '../source.js';
+import type { ForgeSource } from '../source.js';
 import type { ResolveDeps } from '../types.js';
 import { detectSelfHosted } from './detect.js';
 import { FORGE_CAPS, forgeBinding, type ForgeTarget } from './forge-source.js';
@@ -11,6 +11,7 @@ import type { ReleaseFetch } from './release-fetch.js';
 import { parseRestRelease, releaseChoice, releaseWhat, RestAsset, restRelease } from './release-schema.js';
 import type { ReleaseChoice } from './release-schema.js';
 import type { ForgeRelease } from './release.js';
+import { ownerAndRepo } from './repository-url.js';
 
 const GiteaAsset = RestAsset.extend({ created_at: z.string().nullish() });
 
@@ -80,14 +81,18 @@ async function fetchSelfHostedRelease(
   return { ...fetched, requests: detected.requests + fetched.requests };
 }
 
-/** Gitea and Forgejo as a source: any other host, once `/swagger.v1.json` says it is one of them. */
+/**
+ * Gitea and Forgejo as a source: it owns no host by name, so routing gives it every host no other
+ * forge owns, and `/swagger.v1.json` confirms it when the release is fetched.
+ */
 export const gitea = {
-  kind: 'gitea',
   caps: FORGE_CAPS,
+  route: (repository) => ({ origin: repository.url.origin, ...ownerAndRepo(repository) }),
+  canonicalUrl: (route) => `${route.origin}/${route.owner}/${route.repo}`,
   bind: ({ route, strategy }: ForgeTarget<GiteaRepo>, settings: AppSettings) =>
     forgeBinding(
       strategy,
       (deps) => fetchSelfHostedRelease(route, strategy, settings, deps),
       (deps) => giteaArchived(route, settings, deps),
     ),
-} satisfies Source<ForgeTarget<GiteaRepo>, ForgeBinding>;
+} satisfies ForgeSource<GiteaRepo>;

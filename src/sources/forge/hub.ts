@@ -2,7 +2,7 @@
 import { hubArchived } from './archived.js';
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
-import type { ForgeBinding, Source } from '../source.js';
+import type { ForgeSource } from '../source.js';
 import type { ResolveDeps } from '../types.js';
 import { hubAttestations } from './attestations.js';
 import { FORGE_CAPS, forgeBinding, type ForgeTarget } from './forge-source.js';
@@ -13,7 +13,8 @@ import type { ReleaseChoice } from './release-schema.js';
 import { assertHubDownloadUrls, DEFAULT_HUB_WEB } from './proxy-trust.js';
 import { sha256FromDigest } from './release.js';
 import type { ForgeRelease } from './release.js';
-import { hubApiHeaders } from './token.js';
+import { hostOf, ownerAndRepo } from './repository-url.js';
+import { hubApiBase, hubApiHeaders } from './token.js';
 
 const HubAsset = RestAsset.extend({
   digest: z.string().nullish(),
@@ -100,8 +101,10 @@ function toForgeRelease(release: HubReleaseJson): ForgeRelease {
 
 /** The hub as a source: GitHub releases, with attestations and a rate-limit budget doctor can read. */
 export const hub = {
-  kind: 'hub',
   caps: FORGE_CAPS,
+  ownsHost: (host, settings) => host === 'github.com' || host === hostOf(settings.hub_release_web_url),
+  route: (repository, settings) => ({ apiBase: hubApiBase(settings), ...ownerAndRepo(repository) }),
+  canonicalUrl: (route, repository) => `${repository.url.origin}/${route.owner}/${route.repo}`,
   bind: ({ route, strategy }: ForgeTarget<HubRepo>, settings: AppSettings) =>
     forgeBinding(
       strategy,
@@ -112,4 +115,4 @@ export const hub = {
         attestations: (deps) => hubAttestations(route, settings, deps),
       },
     ),
-} satisfies Source<ForgeTarget<HubRepo>, ForgeBinding>;
+} satisfies ForgeSource<HubRepo>;

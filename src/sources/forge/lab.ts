@@ -5,13 +5,17 @@
 import { labArchived } from './archived.js';
 import * as z from 'zod';
 import type { AppSettings, ForgeStrategy } from '../../config/types.js';
-import type { ForgeBinding, Source } from '../source.js';
+import type { ForgeSource } from '../source.js';
 import type { ResolveDeps } from '../types.js';
 import { FORGE_CAPS, forgeBinding, type ForgeTarget } from './forge-source.js';
 import { fetchMetadata } from './metadata.js';
 import type { ReleaseFetch } from './release-fetch.js';
 import { parseWith } from './release-fetch.js';
 import type { ForgeRelease } from './release.js';
+import { hostOf, invalidRepository, type RouteSettings } from './repository-url.js';
+
+/** Public lab API used when `lab_release_api_url` is not set. */
+export const DEFAULT_LAB_API = 'https://gitlab.com/api/v4';
 
 const LabLink = z.object({
   id: z.union([z.number(), z.string()]).optional(),
@@ -32,6 +36,13 @@ export interface LabProject {
   apiBase: string;
   /** `group/sub/project`. */
   path: string;
+}
+
+/** The lab API base: the override, gitlab.com's, or `/api/v4` on a self-managed web host. */
+export function labApiBase(settings: RouteSettings, repositoryUrl: URL): string {
+  if (settings.lab_release_api_url) return settings.lab_release_api_url.replace(/\/+$/, '');
+  if (repositoryUrl.host === 'gitlab.com') return DEFAULT_LAB_API;
+  return `${repositoryUrl.origin}/api/v4`;
 }
 
 /** The permalink-latest URL of a project, or `releases/{tag}` when the recipe follows one tag. */
@@ -81,12 +92,21 @@ export async function fetchLabRelease(
 
 /** The lab as a source: GitLab releases (gitlab.com or a self-managed instance). */
 export const lab = {
-  kind: 'lab',
   caps: FORGE_CAPS,
+  ownsHost: (host, settings) => host === 'gitlab.com' || host === hostOf(settings.lab_release_web_url),
+  route: (repository, settings) => {
+    // Everything before GitLab's `/-/` separator is the (possibly nested) project path.
+    const dash = repository.segments.indexOf('-');
+    const path = (dash === -1 ? repository.segments : repository.segments.slice(0, dash)).join('/');
+    if (!path.includes('/'))
+      throw invalidRepository(repository.text, 'expected https://<host>/<group>[/<subgroup>...]/<project>');
+    return { apiBase: labApiBase(settings, repository.url), path };
+  },
+  canonicalUrl: (route, repository) => `${repository.url.origin}/${route.path}`,
   bind: ({ route, strategy }: ForgeTarget<LabProject>, settings: AppSettings) =>
     forgeBinding(
       strategy,
       (deps) => fetchLabRelease(route, strategy, settings, deps),
       (deps) => labArchived(route, settings, deps),
     ),
-} satisfies Source<ForgeTarget<LabProject>, ForgeBinding>;
+} satisfies ForgeSource<LabProject>;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { routeRepository } from '../../../src/sources/forge/detect.js';
+import { routeRepository } from '../../../src/sources/forges.js';
 import {
   builtinProxyBases,
   BUILTIN_PROXY_BASES,
@@ -67,9 +67,9 @@ void describe('repository routing', () => {
     assert.equal(route.kind === 'lab' && route.apiBase, 'http://127.0.0.1:1/x');
   });
 
-  void test('any other host is self-hosted, detected later', () => {
+  void test('any other host goes to gitea, detected later', () => {
     assert.deepEqual(routeRepository('https://codeberg.org/o/r', none), {
-      kind: 'self-hosted',
+      kind: 'gitea',
       origin: 'https://codeberg.org',
       owner: 'o',
       repo: 'r',
@@ -82,6 +82,9 @@ void describe('repository routing', () => {
       'ftp://github.com/o/r',
       'https://github.com/only-owner',
       'https://gitlab.com/x',
+      // Malformed percent-encoding: decoding the path must not escape as a URIError.
+      'https://github.com/o/%E0',
+      'https://codeberg.org/%ZZ/r',
     ]) {
       assert.throws(
         () => routeRepository(bad, none),
