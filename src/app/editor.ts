@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { lstat, readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 
 /** The user's editor command: $VISUAL, then $EDITOR (either may carry arguments, e.g. "code --wait"). */
 export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
