@@ -3,7 +3,7 @@
  * served once by the sim and then read from $XDG_CACHE_HOME), and a `--refresh` with nothing
  * changed, which must cost one conditional request per catalogue, each answered 304.
  *
- *   npm run build && npx tsx bench/catalogue.ts [--rounds 7] [--entries 5000]
+ *   npm run build && npx tsx bench/catalogue.ts [--rounds 7] [--entries 5000] [--smoke]
  *
  * Prints a markdown table: the median wall time of the built CLI's `search` (target: at most
  * 100 ms), the in-process cost of parsing the cached text and ranking it, and the refresh's requests.
@@ -19,8 +19,8 @@ import { makeTmpHome } from '../test/helpers/tmp-home.js';
 import { median, numberArg } from './cli-args.js';
 import { timeRun } from './time-run.js';
 
-const rounds = numberArg('rounds', 7);
-const entries = numberArg('entries', 5000);
+const rounds = numberArg('rounds', 7, 1);
+const entries = numberArg('entries', 5000, 20);
 const half = Math.floor(entries / 2);
 const words = ['note', 'editor', 'player', 'browser', 'studio', 'viewer', 'chat', 'code', 'paint', 'music'];
 const word = (i: number): string => words[i % words.length] ?? 'app';

@@ -3,7 +3,7 @@
  * every API request, checked twice by the built CLI in a fresh HOME, as a user would: a first run,
  * then a second run with nothing changed (conditional requests only).
  *
- *   npm run build && npx tsx bench/check.ts [--apps 200] [--latency 100] [--rounds 3] [--profile DIR]
+ *   npm run build && npx tsx bench/check.ts [--apps 200] [--latency 100] [--rounds 3] [--profile DIR] [--smoke]
  *
  * Prints a markdown table: wall time (median over the rounds, each round in its own fresh HOME) and
  * requests per run beside the sequential time (N × latency) and the lower bound
@@ -14,17 +14,13 @@ import { startSim, type Sim } from '../sim/index.js';
 import { recordResponses, type CheckJson } from '../test/e2e/check/helpers.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
+import { numberArg, textArg } from './cli-args.js';
 import { runNodeChild } from './node-child.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const apps = Number(arg('apps') ?? 200);
-const latencyMs = Number(arg('latency') ?? 100);
-const rounds = Number(arg('rounds') ?? 3);
-const profileDir = arg('profile');
+const apps = numberArg('apps', 200, 3);
+const latencyMs = numberArg('latency', 100, 10);
+const rounds = numberArg('rounds', 3, 1);
+const profileDir = textArg('profile');
 
 interface RunRow {
   label: string;

@@ -9,7 +9,7 @@
  *   zsync (Debian) the `zsync` binary with the same file
  *   block map      our client with the two embedded block maps, no .zsync file
  *
- *   npx tsx bench/delta.ts [--size-mib 150] [--asar-mib 4.5] [--runs 3]
+ *   npx tsx bench/delta.ts [--size-mib 150] [--asar-mib 4.5] [--runs 3] [--smoke]
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,29 +20,12 @@ import { withBlockMap } from '../fixtures/blockmap.js';
 import { makeAppImage } from '../fixtures/make-appimage.js';
 import { generatedBytes, startSim } from '../sim/index.js';
 import { parseBlockMap, tailJsonLength, type BlockMap } from '../src/transfer/blockmap/format.js';
-import { arg, bundleClient, countingRelay, hashFile, median, timed } from './support.js';
+import { median, numberArg } from './cli-args.js';
+import { bundleClient, countingRelay, hashFile, timed } from './support.js';
+import { TRANSFER_CLIENT, type TransferReport } from './transfer-client.js';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
-
-/** One bundled client for our three methods: `node client.mjs <method> <url> <seed> <dir>`. */
-const CLIENT = `
-  import { download } from './src/transfer/download/index.ts';
-  import { zsyncDownload } from './src/transfer/zsync/index.ts';
-  import { blockmapDownload } from './src/transfer/blockmap/index.ts';
-  const [method, url, seedPath, destDir] = process.argv.slice(2);
-  const common = { destDir, tempPrefix: '.bench-', stallTimeoutMs: 30000 };
-  const t0 = performance.now();
-  let r;
-  if (method === 'full') {
-    const d = await download({ ...common, url, segmented: true, connections: 4 });
-    r = { path: d.path, bytesFetched: d.size, bytesReused: 0 };
-  } else if (method === 'zsync') {
-    r = await zsyncDownload({ ...common, controlUrl: url, seedPath });
-  } else {
-    r = await blockmapDownload({ ...common, url, seedPath });
-  }
-  process.stdout.write(JSON.stringify({ path: r.path, bytesFetched: r.bytesFetched, bytesReused: r.bytesReused, callMs: performance.now() - t0 }));`;
 
 interface Row {
   bytes: number;
@@ -89,9 +72,10 @@ function mapOf(body: Buffer): BlockMap {
 }
 
 async function main(): Promise<void> {
-  const sizeMiB = arg('size-mib', 150);
-  const asarMiB = arg('asar-mib', 4.5);
-  const runs = arg('runs', 3);
+  // Under --smoke the 40 locales (4.8 MiB) and the fixed files still fit, with a small binary.
+  const sizeMiB = numberArg('size-mib', 150, 8);
+  const asarMiB = numberArg('asar-mib', 4.5, 0.5);
+  const runs = numberArg('runs', 3, 1);
   const dir = await mkdtemp(join(tmpdir(), 'ak-delta-bench-'));
   const sim = await startSim();
   let relay: Awaited<ReturnType<typeof countingRelay>> | undefined;
@@ -131,7 +115,7 @@ async function main(): Promise<void> {
     relay = await countingRelay(Number(new URL(sim.url).port));
     const base = `http://127.0.0.1:${relay.port}/rel/app.AppImage`;
     const clientJs = join(dir, 'delta-client.mjs');
-    await bundleClient(CLIENT, clientJs);
+    await bundleClient(TRANSFER_CLIENT, clientJs);
 
     const methods = [
       { name: 'full download', kind: 'ours', arg: 'full', url: base },
@@ -149,7 +133,7 @@ async function main(): Promise<void> {
         let row: Row;
         if (m.kind === 'ours') {
           const t = await timed(process.execPath, [clientJs, m.arg, m.url, seedPath, out], process.cwd());
-          const r = JSON.parse(t.stdout) as { path: string; bytesFetched: number; bytesReused: number };
+          const r = JSON.parse(t.stdout) as TransferReport;
           if ((await hashFile(r.path, 'sha256')) !== want) throw new Error(`${m.name}: wrong result`);
           row = {
             bytes: relay.received() - before,

@@ -5,7 +5,7 @@
  * process (every byte its read() calls returned), taken from a wrapping shell's /proc/<pid>/io after
  * it reaped unsquashfs, minus the same shell running `true`.
  *
- *   npx tsx bench/integrate.ts [--size-mib 300] [--runs 5]
+ *   npx tsx bench/integrate.ts [--size-mib 300] [--runs 5] [--smoke]
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -42,8 +42,8 @@ const fmtBytes = (n: number): string =>
 const pct = (p: number): string => (p >= 1 ? p.toFixed(1) : p.toPrecision(2));
 
 async function main(): Promise<void> {
-  const sizeMiB = numberArg('size-mib', 300);
-  const runs = numberArg('runs', 5);
+  const sizeMiB = numberArg('size-mib', 300, 1);
+  const runs = numberArg('runs', 5, 1);
   const work = await mkdtemp(join(tmpdir(), 'ak-bench-'));
   try {
     const file = join(work, 'big.AppImage');

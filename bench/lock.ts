@@ -9,7 +9,7 @@
  *     requests of a first run and of a second run with nothing changed, conditional ones and 304s
  *     counted. Target: `lock` sends what `check` sends (one conditional request per repository).
  *
- *   npm run build && npx tsx bench/lock.ts [--apps 50] [--many 200] [--rounds 7] [--cli FILE] [--profile DIR]
+ *   npm run build && npx tsx bench/lock.ts [--apps 50] [--many 200] [--rounds 7] [--cli FILE] [--profile DIR] [--smoke]
  *
  * `--cli` measures another build (a copy of an older dist/appimage-keeper.cjs, for a before/after);
  * `--profile DIR` writes a V8 CPU profile of one extra `update --locked` run. Wall and CPU times
@@ -27,9 +27,9 @@ import { median, numberArg } from './cli-args.js';
 import { runNodeChild } from './node-child.js';
 import { timeRun } from './time-run.js';
 
-const apps = numberArg('apps', 50);
-const many = numberArg('many', 200);
-const rounds = numberArg('rounds', 7);
+const apps = numberArg('apps', 50, 2);
+const many = numberArg('many', 200, 3);
+const rounds = numberArg('rounds', 7, 1);
 const cliAt = process.argv.indexOf('--cli');
 const cli = cliAt >= 0 ? (process.argv[cliAt + 1] ?? CLI_PATH) : CLI_PATH;
 const profAt = process.argv.indexOf('--profile');

@@ -3,18 +3,18 @@
  * `unshare -n`), wall time of `update` from process start to exit 75; goal ≤ 2 s. The `--version`
  * row is the bare process start on the same machine, for scale.
  *
- *   npx tsx bench/offline.ts [--apps 200] [--runs 5]
+ *   npx tsx bench/offline.ts [--apps 200] [--runs 5] [--smoke]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg } from './support.js';
+import { median, numberArg } from './cli-args.js';
 
 const CLI = fileURLToPath(new URL('../dist/appimage-keeper.cjs', import.meta.url));
-const apps = arg('apps', 200);
-const runs = arg('runs', 5);
+const apps = numberArg('apps', 200, 3);
+const runs = numberArg('runs', 5, 1);
 
 if (spawnSync('unshare', ['-n', 'true'], { stdio: 'ignore' }).status !== 0) {
   console.log('offline bench skipped: unshare -n is not permitted here (needs root or user namespaces)');
@@ -39,11 +39,6 @@ for (let i = 0; i < apps; i++) {
     join(appsDir, `${name}.yml`),
     `name: ${name}\nstrategy:\n  strategy: forge\n  repository: https://github.com/example/${name}\n  asset_match: "${name}-*"\n`,
   );
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 function time(args: string[], expectCode: number): number {

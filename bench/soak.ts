@@ -3,7 +3,7 @@
  * write, state save) while it updates four apps at once against the sim, each trial followed by a
  * rerun and a convergence run.
  *
- *   npm run build && npx tsx bench/soak.ts [--trials 50] [--seed 1] [--json FILE]
+ *   npm run build && npx tsx bench/soak.ts [--trials 50] [--seed 1] [--json FILE] [--smoke]
  *
  * Prints a markdown table per phase: trials, kills that landed, corrupt installs, lost previous
  * versions, runs that did not converge. Exits 1 when any of the last three is not 0.
@@ -12,15 +12,11 @@ import { writeFile } from 'node:fs/promises';
 import { startSim } from '../sim/index.js';
 import { disposeFixtureAppImages } from '../test/helpers/fixture-appimages.js';
 import { runKillSoak, SOAK_PHASES, type SoakFigures } from '../test/helpers/kill-soak.js';
+import { numberArg, textArg } from './cli-args.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const trials = Number(arg('trials') ?? 50);
-const seed = Number(arg('seed') ?? 1);
-const jsonOut = arg('json');
+const trials = numberArg('trials', 50, 1);
+const seed = numberArg('seed', 1);
+const jsonOut = textArg('json');
 
 const sim = await startSim();
 try {

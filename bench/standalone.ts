@@ -2,7 +2,7 @@
  * The standalone executable beside the npm bundle: file size and start-up cost of `--version`
  * (wall and CPU time, median of N runs), with bare `node -e 0` as the floor.
  *
- *   npm run build && npx tsx bench/standalone.ts [--runs 20]
+ *   npm run build && npx tsx bench/standalone.ts [--runs 20] [--smoke]
  *
  * Builds the executable into a temp dir first (also timed), then times each command with
  * bench/time-run.ts. Prints a markdown table.
@@ -15,7 +15,7 @@ import { CLI_PATH } from '../test/helpers/run-cli.js';
 import { median, numberArg } from './cli-args.js';
 import { timeRun } from './time-run.js';
 
-const runs = numberArg('runs', 20);
+const runs = numberArg('runs', 20, 1);
 
 function measure(argv: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
   const samples = Array.from({ length: runs }, () => timeRun(argv, env));

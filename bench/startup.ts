@@ -5,7 +5,7 @@
  * get the temp home's environment only, so an inherited NODE_EXTRA_CA_CERTS (about 40 ms per node
  * start) does not count.
  *
- *   npm run build && npx tsx bench/startup.ts [--rounds 7] [--recipes 200] [--many 1000] [--cli FILE]
+ *   npm run build && npx tsx bench/startup.ts [--rounds 7] [--recipes 200] [--many 1000] [--cli FILE] [--smoke]
  *
  * `--cli` measures another build (a copy of an older dist/appimage-keeper.cjs, for a before/after).
  *
@@ -21,9 +21,9 @@ import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
 import { median, numberArg } from './cli-args.js';
 import { timeRun } from './time-run.js';
 
-const rounds = numberArg('rounds', 7);
-const recipes = numberArg('recipes', 200);
-const many = numberArg('many', 1000);
+const rounds = numberArg('rounds', 7, 1);
+const recipes = numberArg('recipes', 200, 3);
+const many = numberArg('many', 1000, 6);
 const cliAt = process.argv.indexOf('--cli');
 const cli = cliAt >= 0 ? (process.argv[cliAt + 1] ?? CLI_PATH) : CLI_PATH;
 

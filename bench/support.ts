@@ -1,16 +1,10 @@
-/** Pieces the delta benchmarks share: a bundled client, a byte-counting relay, timing, medians. */
+/** Pieces the delta benchmarks share: a bundled client, a byte-counting relay, timing. */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-/** A numeric `--name value` argument, or `fallback`. */
-export function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 /**
  * Bundles `source` (TypeScript, imports relative to the repository root) with esbuild exactly
@@ -79,10 +73,4 @@ export async function timed(
       else resolve({ wall: Number(m[1]), rssKiB: Number(m[2]), stdout });
     });
   });
-}
-
-/** The median of a non-empty list. */
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }

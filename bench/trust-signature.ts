@@ -6,7 +6,7 @@
  * pass against the SHA-256 alone, the digest by its own read (the fallback), reading the sections,
  * the OpenPGP verification, and the whole stage both ways. CPU is user+system of this process.
  *
- *   npx tsx bench/trust-signature.ts [--size-mib 200] [--runs 5]
+ *   npx tsx bench/trust-signature.ts [--size-mib 200] [--runs 5] [--smoke]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,8 +36,8 @@ async function measure(runs: number, fn: () => Promise<unknown>): Promise<{ cpu:
 }
 
 async function main(): Promise<void> {
-  const sizeMiB = numberArg('size-mib', 200);
-  const runs = numberArg('runs', 5);
+  const sizeMiB = numberArg('size-mib', 200, 1);
+  const runs = numberArg('runs', 5, 1);
   const work = await mkdtemp(join(tmpdir(), 'ak-bench-sig-'));
   const gpg = await createGpgHome();
   try {

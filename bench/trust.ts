@@ -6,7 +6,7 @@
  * In-process, the stage alone is timed per app, and real public-good bundles from the corpus are
  * verified to show the cost of transparency-log and SCT checks.
  *
- *   npx tsx bench/trust.ts [--apps 20]
+ *   npx tsx bench/trust.ts [--apps 20] [--smoke]
  *
  * Targets: zero extra requests on a repeated check/update; under 150 ms CPU per app on an update.
  */
@@ -26,14 +26,10 @@ import { sha256 } from '../test/helpers/sha256.js';
 import { disposeTestHooksCli, testHooksCli } from '../test/helpers/test-hooks-cli.js';
 import { makeTmpHome, type TmpHome } from '../test/helpers/tmp-home.js';
 import { forge, makeContext, makeDeps, makeSettings } from '../test/sources/support.js';
+import { numberArg } from './cli-args.js';
 import { runNodeChild } from './node-child.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const apps = Number(arg('apps') ?? 20);
+const apps = numberArg('apps', 20, 2);
 const BUILD = 'https://slsa.dev/provenance/v1';
 
 interface Row {

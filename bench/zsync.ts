@@ -3,7 +3,7 @@
  * target whose seed differs in ~5% of blocks (scattered). Both fetch from the sim through a
  * counting TCP relay, so "bytes on the wire" is measured the same way for both (headers included).
  *
- *   npx tsx bench/zsync.ts [--size-mib 200] [--changed 0.05] [--runs 3]
+ *   npx tsx bench/zsync.ts [--size-mib 200] [--changed 0.05] [--runs 3] [--smoke]
  *
  * Our client runs as an esbuild bundle (like the shipped CLI) in a child process; both clients run
  * under /usr/bin/time for wall time and peak RSS.
@@ -14,17 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generatedChunks, startSim } from '../sim/index.js';
-import { arg, bundleClient, countingRelay, hashFile, median, timed } from './support.js';
+import { median, numberArg } from './cli-args.js';
+import { bundleClient, countingRelay, hashFile, timed } from './support.js';
+import { TRANSFER_CLIENT, type TransferReport } from './transfer-client.js';
 
 const run = promisify(execFile);
-
-const CLIENT = `
-  import { zsyncDownload } from './src/transfer/zsync/index.ts';
-  const [controlUrl, seedPath, destDir] = process.argv.slice(2);
-  const t0 = performance.now();
-  const r = await zsyncDownload({ controlUrl, seedPath, destDir, tempPrefix: '.bench-', stallTimeoutMs: 30000 });
-  const callMs = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ ...r, callMs }));`;
 
 const sha1File = (path: string): Promise<string> => hashFile(path, 'sha1');
 
@@ -37,9 +31,9 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  const sizeMiB = arg('size-mib', 200);
-  const changed = arg('changed', 0.05);
-  const runs = arg('runs', 3);
+  const sizeMiB = numberArg('size-mib', 200, 2);
+  const changed = numberArg('changed', 0.05);
+  const runs = numberArg('runs', 3, 1);
   const size = sizeMiB * 1024 * 1024;
   const dir = await mkdtemp(join(tmpdir(), 'ak-zsync-bench-'));
   const sim = await startSim();
@@ -73,7 +67,7 @@ async function main(): Promise<void> {
     relay = await countingRelay(Number(new URL(sim.url).port));
     const controlUrl = `http://127.0.0.1:${relay.port}/rel/app.AppImage.zsync`;
     const clientJs = join(dir, 'zsync-client.mjs');
-    await bundleClient(CLIENT, clientJs);
+    await bundleClient(TRANSFER_CLIENT, clientJs);
 
     const ours: Row[] = [];
     const theirs: Row[] = [];
@@ -83,15 +77,12 @@ async function main(): Promise<void> {
       await mkdir(outDir);
       sim.clearRequests();
       const before = relay.received();
-      const o = await timed(process.execPath, [clientJs, controlUrl, seedPath, outDir], process.cwd());
-      const r = JSON.parse(o.stdout) as {
-        path: string;
-        sha1: string;
-        bytesFetched: number;
-        bytesReused: number;
-        callMs: number;
-        requests: number;
-      };
+      const o = await timed(
+        process.execPath,
+        [clientJs, 'zsync', controlUrl, seedPath, outDir],
+        process.cwd(),
+      );
+      const r = JSON.parse(o.stdout) as TransferReport;
       if ((await sha1File(r.path)) !== want) throw new Error('our output differs from the target');
       ours.push({
         bytes: relay.received() - before,

@@ -1,12 +1,12 @@
 import type { AppEntry } from '../config/workspace.js';
 import { LIMITS, type Run } from './run.js';
 import { mapPool } from './pool.js';
-import { outcomeFor, removedReason, stoppedOutcome, type AppOutcome } from './outcome.js';
+import type { AppOutcome } from './outcome.js';
+import { deferredOutcome, releaseOutcome, settleResolve, startTurn } from './app-turn.js';
 import { AppClock } from './app-clock.js';
 import { cooldownStep } from './cooldown-step.js';
 import { resolveStep } from './resolve-step.js';
-import { errorInfo } from './error-info.js';
-import { recordFailure, recordSeen } from './record.js';
+import { recordSeen } from './record.js';
 import { compareNames } from '../core/compare-names.js';
 
 /**
@@ -20,70 +20,37 @@ export async function checkApps(
   opts: { force?: boolean } = {},
 ): Promise<AppOutcome[]> {
   const now = run.ctx.now().toISOString();
-  const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
-    const installedVersion = run.store.app(entry.name)?.installed?.version ?? null;
-    if (!entry.ok) {
-      return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(entry.error) };
-    }
-    const settings = entry.settings;
-    if (settings.ignore)
-      return { ...outcomeFor(entry.name, 'skipped', installedVersion), skip: 'ignored', reason: 'ignored' };
-    if (run.store.app(entry.name)?.removedAt && !named.includes(entry.name)) {
-      return {
-        ...outcomeFor(entry.name, 'skipped', installedVersion),
-        skip: 'removed',
-        reason: removedReason(entry.name),
-      };
-    }
-    if (run.signal.aborted)
-      return stoppedOutcome(run.offline.offline, entry.name, installedVersion, undefined);
-    const clock = new AppClock(run, settings);
-    const step = await clock.phase((r) => resolveStep(settings, r, { ignoreWindows: opts.force }));
-    // Decided before anything is recorded: an offline machine leaves no failure in state.
-    if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
-      return stoppedOutcome(run.offline.offline, entry.name, installedVersion, undefined);
-    }
-    if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
-    const strategy = settings.strategy.strategy;
-    if (step.kind === 'rate_limited') {
-      return {
-        ...outcomeFor(entry.name, 'rate_limited', installedVersion),
-        retry_at: step.retryAt.toISOString(),
-        reason: step.message,
-      };
-    }
-    if (step.kind === 'failed') {
-      recordFailure(run.store, entry.name, strategy, now, step.error);
-      return { ...outcomeFor(entry.name, 'failed', installedVersion), error: errorInfo(step.error) };
-    }
-    const r = step.resolution;
-    // Direct recipes learn their real version from the file; when nothing changed, show that one.
-    const latestVersion = step.needsUpdate
-      ? r.version
-      : (run.store.app(entry.name)?.installed?.version ?? r.version);
-    recordSeen(run.store, entry.name, strategy, now, { version: latestVersion, identity: r.identity });
-    const deferral = step.needsUpdate ? cooldownStep(run, settings, r) : undefined;
-    if (deferral) {
-      return {
-        ...outcomeFor(entry.name, 'deferred', installedVersion),
-        to_version: latestVersion,
-        path: run.store.app(entry.name)?.installed?.file ?? null,
-        url: r.url,
-        eligible_at: deferral.eligibleAt,
-        reason: deferral.reason,
-        ...(run.store.app(entry.name)?.hold ? { held: true } : {}),
-        ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
-      };
-    }
-    return {
-      ...outcomeFor(entry.name, step.needsUpdate ? 'update_available' : 'up_to_date', installedVersion),
-      to_version: latestVersion,
-      path: run.store.app(entry.name)?.installed?.file ?? null,
-      url: r.url,
-      reason: step.reason,
-      ...(run.store.app(entry.name)?.hold ? { held: true } : {}),
-      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
-    };
-  });
+  const outcomes = await mapPool(entries, LIMITS.resolveTotal, (entry) =>
+    checkApp(run, entry, { named, force: opts.force, now }),
+  );
   return [...outcomes].sort((a, b) => compareNames(a.name, b.name));
+}
+
+/** One app: the gate `update` uses (a held app is checked), resolve, then the cooldown. */
+async function checkApp(
+  run: Run,
+  entry: AppEntry,
+  opts: { named: readonly string[]; force: boolean | undefined; now: string },
+): Promise<AppOutcome> {
+  const started = startTurn(run, entry, { named: opts.named, skipHeld: false, stoppedAtFile: false });
+  if ('outcome' in started) return started.outcome;
+  const { turn } = started;
+  const clock = new AppClock(run, turn.settings);
+  const step = await clock.phase((r) => resolveStep(turn.settings, r, { ignoreWindows: opts.force }));
+  const settled = settleResolve(run, turn, step, clock, { now: opts.now, record: true });
+  if ('outcome' in settled) return settled.outcome;
+  const { resolution: r, needsUpdate, reason } = settled.found;
+  // Direct recipes learn their real version from the file; when nothing changed, show that one.
+  const latestVersion = needsUpdate ? r.version : (turn.fromVersion ?? r.version);
+  recordSeen(run.store, turn.name, turn.settings.strategy.strategy, opts.now, {
+    version: latestVersion,
+    identity: r.identity,
+  });
+  const base: AppOutcome = {
+    ...releaseOutcome(turn, r, needsUpdate ? 'update_available' : 'up_to_date', latestVersion),
+    path: turn.state?.installed?.file ?? null,
+    ...(turn.state?.hold ? { held: true } : {}),
+  };
+  const deferral = needsUpdate ? cooldownStep(run, turn.settings, r) : undefined;
+  return deferral ? deferredOutcome(turn, base, deferral) : { ...base, reason };
 }

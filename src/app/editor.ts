@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { lstat, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { shellQuote } from '../core/shell-quote.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
 import { findProgram } from '../system/find-program.js';
 
 /** The programs tried, in git's order, when neither $VISUAL nor $EDITOR names an editor. */

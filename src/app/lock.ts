@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import type { AppSettings } from '../config/types.js';
 import type { AppEntry } from '../config/workspace.js';
 import { lockFilePath, renderLockFile, type LockEntry, type LockFile } from '../config/lock-file.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { KeeperError, toKeeperError } from '../core/errors.js';
 import type { Resolution } from '../sources/index.js';
 import type { AppState } from '../state/types.js';

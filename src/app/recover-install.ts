@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import { assertNoSymlinkBelow } from '../core/no-follow.js';
 import { deleteManagedFile, isInside } from '../install/managed-delete.js';
-import { fsyncDir } from '../state/atomic-write.js';
+import { fsyncDir } from '../core/atomic-files.js';
 import { clearIntent, readIntent } from '../state/intent.js';
 import type { StateStore } from '../state/store.js';
 import { entryExists } from '../core/path-exists.js';

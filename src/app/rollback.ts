@@ -9,7 +9,7 @@ import { tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../transfer/download/index.js';
 import { linkOrCopy, previousPath } from '../install/place.js';
 import { writeOwnerRecord, type Profile } from '../install/owner-record.js';
-import { fsyncDir } from '../state/atomic-write.js';
+import { fsyncDir } from '../core/atomic-files.js';
 import type { StateStore } from '../state/store.js';
 import { pathExists } from '../core/path-exists.js';
 import type { InstalledRecord } from '../state/types.js';

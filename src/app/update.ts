@@ -1,24 +1,27 @@
 import type { AppEntry } from '../config/workspace.js';
 import { AppClock } from './app-clock.js';
-import { errorInfo } from './error-info.js';
 import { appRun } from './app-run.js';
 import { integrateTarget, refreshLaunchFixes } from './launch-refresh.js';
 import { managedStorageDirs } from './managed-dirs.js';
-import { outcomeFor, stoppedOutcome, removedReason, type AppOutcome } from './outcome.js';
-import { cooldownStep } from './cooldown-step.js';
+import type { AppOutcome } from './outcome.js';
+import { cooldownStep, type Deferral } from './cooldown-step.js';
+import {
+  deferredOutcome,
+  releaseOutcome,
+  settleResolve,
+  startTurn,
+  type AppTurn,
+  type Found,
+} from './app-turn.js';
 import { createSemaphore, mapPool } from './pool.js';
-import { recordFailure, recordSeen } from './record.js';
+import { recordSeen } from './record.js';
 import { hasIntents } from '../state/intent.js';
-import type { ResolveStep } from './resolve-step.js';
+import type { resolveStep } from './resolve-step.js';
 import type { installOutcome } from './install-outcome.js';
 import { LIMITS, type Run } from './run.js';
 import type { LockFile } from '../config/lock-file.js';
 import { lockedSettings, lockedStep } from './locked-step.js';
 import { compareNames } from '../core/compare-names.js';
-
-function stopped(run: Run, name: string, from: string | null, path: string | undefined): AppOutcome {
-  return stoppedOutcome(run.offline.offline, name, from, path);
-}
 
 /** Flags of `update`. */
 export interface UpdateOptions {
@@ -30,6 +33,19 @@ export interface UpdateOptions {
   locked?: LockFile | undefined;
 }
 
+/** What every app of one `update` shares: its flags, download slots, serialised saves, loaded steps. */
+interface UpdateWalk {
+  run: Run;
+  opts: UpdateOptions;
+  downloads: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Saves state after the saves before it (concurrent apps finish at any time); none in a dry run. */
+  save: () => Promise<void>;
+  /** The release lookup; undefined under `--locked`, which reads the lock file instead. */
+  resolve: typeof resolveStep | undefined;
+  /** The install path, loaded when the first app needs bytes. */
+  installer: () => Promise<typeof installOutcome>;
+}
+
 /**
  * `update`: resolve every selected app, then download, verify and install those that changed.
  * State is saved after each installed app, so an interrupted run keeps what finished.
@@ -39,137 +55,133 @@ export async function updateApps(
   entries: readonly AppEntry[],
   opts: UpdateOptions,
 ): Promise<AppOutcome[]> {
-  const downloads = createSemaphore(LIMITS.downloadTotal);
   let saving: Promise<void> = Promise.resolve();
-  const save = (): Promise<void> => {
-    // Serialise writes: concurrent apps finish at any time.
-    saving = saving.then(() => (opts.dryRun ? undefined : run.store.save()));
-    return saving;
-  };
   if (!opts.dryRun) await recoverInterrupted(run, entries);
   // The release lookup (sources, HTTP stack) and the install path (download, verification,
   // SquashFS, desktop files) are loaded only when a run needs them: `update --locked` with every
   // app at its locked digest needs neither.
-  const resolveStep = opts.locked ? undefined : (await import('./resolve-step.js')).resolveStep;
-  let installer: Promise<{ installOutcome: typeof installOutcome }> | undefined;
-  const outcomes = await mapPool(entries, LIMITS.resolveTotal, async (entry): Promise<AppOutcome> => {
-    const state = run.store.app(entry.name);
-    const fromVersion = state?.installed?.version ?? null;
-    if (!entry.ok) return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(entry.error) };
-    const lockEntry = opts.locked?.apps[entry.name];
-    const settings = lockEntry ? lockedSettings(entry.settings, lockEntry) : entry.settings;
-    if (settings.ignore)
-      return { ...outcomeFor(entry.name, 'skipped', fromVersion), skip: 'ignored', reason: 'ignored' };
-    if (state?.hold && !opts.force) {
-      return {
-        ...outcomeFor(entry.name, 'skipped', fromVersion),
-        path: state.installed?.file ?? null,
-        skip: 'held',
-        reason: 'held (rollback); run `update --force` or `unhold` to resume updates',
-      };
-    }
-    if (state?.removedAt && !opts.named?.includes(entry.name)) {
-      return {
-        ...outcomeFor(entry.name, 'skipped', fromVersion),
-        skip: 'removed',
-        reason: removedReason(entry.name),
-      };
-    }
-    if (run.signal.aborted) return stopped(run, entry.name, fromVersion, state?.installed?.file);
-    const strategy = settings.strategy.strategy;
-    const now = run.ctx.now().toISOString();
-    const clock = new AppClock(run, settings);
-    const step: ResolveStep = resolveStep
-      ? await clock.phase((r) => resolveStep(settings, r, { force: opts.force, ignoreWindows: opts.force }))
-      : await lockedStep(entry.name, lockEntry, state);
-    // Decided before anything is recorded: an offline machine leaves no failure in state.
-    if (step.kind === 'failed' && (run.offline.noteFailure(step.error) || run.signal.aborted)) {
-      return stopped(run, entry.name, fromVersion, state?.installed?.file);
-    }
-    if (step.kind === 'failed' && clock.expired) step.error = clock.timeoutError(step.error);
-    if (step.kind === 'rate_limited') {
-      return {
-        ...outcomeFor(entry.name, 'rate_limited', fromVersion),
-        retry_at: step.retryAt.toISOString(),
-        reason: step.message,
-      };
-    }
-    if (step.kind === 'failed') {
-      if (!opts.dryRun) recordFailure(run.store, entry.name, strategy, now, step.error);
-      return { ...outcomeFor(entry.name, 'failed', fromVersion), error: errorInfo(step.error) };
-    }
-    const r = step.resolution;
-    const base = {
-      ...outcomeFor(entry.name, 'up_to_date', fromVersion),
-      to_version: r.version,
-      url: r.url,
-      ...(r.viaProxy !== undefined ? { via_proxy: r.viaProxy } : {}),
-    };
-    // --force takes a release the cooldown holds back, as it takes a held app; a locked release
-    // went through the cooldown when it was locked.
-    const deferral =
-      step.needsUpdate && !opts.force && !opts.locked ? cooldownStep(run, settings, r) : undefined;
-    if (deferral) {
-      if (!opts.dryRun) {
-        recordSeen(run.store, entry.name, strategy, now, { version: r.version, identity: r.identity });
-        await save();
-      }
-      return {
-        ...base,
-        status: 'deferred',
-        path: state?.installed?.file ?? null,
-        eligible_at: deferral.eligibleAt,
-        reason: deferral.reason,
-      };
-    }
-    if (!step.needsUpdate && !opts.force) {
-      // Direct recipes learn their real version from the file; when nothing changed, show that one.
-      const version = state?.installed?.version ?? r.version;
-      if (opts.dryRun) return { ...base, to_version: version, path: state?.installed?.file ?? null };
-      recordSeen(run.store, entry.name, strategy, now, { version, identity: r.identity });
-      const refreshed = state?.installed
-        ? await refreshLaunchFixes(
-            settings,
-            integrateTarget(appRun(run, settings, state), state.installed.file, state.symlink),
-          )
-        : undefined;
-      if (refreshed) {
-        run.store.updateApp(entry.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
-        await save();
-      }
-      return {
-        ...base,
-        to_version: version,
-        path: state?.installed?.file ?? null,
-        warnings: refreshed?.warnings ?? [],
-      };
-    }
-    if (opts.dryRun) {
-      return {
-        ...base,
-        status: 'skipped',
-        skip: 'dry_run',
-        reason: `dry run: would download (${step.reason})`,
-        because: step.reason,
-      };
-    }
-    installer ??= import('./install-outcome.js');
-    const { installOutcome } = await installer;
-    return installOutcome(run, {
-      name: entry.name,
-      settings,
-      state,
-      r,
-      clock,
-      base,
-      lockEntry,
-      now,
-      downloads,
-      save,
-    });
-  });
+  let installer: Promise<typeof installOutcome> | undefined;
+  const walk: UpdateWalk = {
+    run,
+    opts,
+    downloads: createSemaphore(LIMITS.downloadTotal),
+    save: () => {
+      saving = saving.then(() => (opts.dryRun ? undefined : run.store.save()));
+      return saving;
+    },
+    resolve: opts.locked ? undefined : (await import('./resolve-step.js')).resolveStep,
+    installer: () => (installer ??= import('./install-outcome.js').then((m) => m.installOutcome)),
+  };
+  const outcomes = await mapPool(entries, LIMITS.resolveTotal, (entry) => updateApp(walk, entry));
   await saving;
   return [...outcomes].sort((a, b) => compareNames(a.name, b.name));
+}
+
+/** One app's walk: the gate, resolve (or the lock), then cooldown, up to date, dry run or install. */
+async function updateApp(walk: UpdateWalk, entry: AppEntry): Promise<AppOutcome> {
+  const { run, opts } = walk;
+  const started = startTurn(run, entry, {
+    named: opts.named ?? [],
+    skipHeld: !opts.force,
+    stoppedAtFile: true,
+  });
+  if ('outcome' in started) return started.outcome;
+  const lockEntry = opts.locked?.apps[entry.name];
+  const turn = lockEntry
+    ? { ...started.turn, settings: lockedSettings(started.turn.settings, lockEntry) }
+    : started.turn;
+  const now = run.ctx.now().toISOString();
+  const clock = new AppClock(run, turn.settings);
+  const resolve = walk.resolve;
+  const step = resolve
+    ? await clock.phase((r) => resolve(turn.settings, r, { force: opts.force, ignoreWindows: opts.force }))
+    : await lockedStep(turn.name, lockEntry, turn.state);
+  const settled = settleResolve(run, turn, step, clock, { now, record: !opts.dryRun });
+  if ('outcome' in settled) return settled.outcome;
+  const { found } = settled;
+  const base = releaseOutcome(turn, found.resolution, 'up_to_date', found.resolution.version);
+  // --force takes a release the cooldown holds back, as it takes a held app; a locked release
+  // went through the cooldown when it was locked.
+  const deferral =
+    found.needsUpdate && !opts.force && !opts.locked
+      ? cooldownStep(run, turn.settings, found.resolution)
+      : undefined;
+  if (deferral) return deferUpdate(walk, turn, found, base, deferral, now);
+  if (!found.needsUpdate && !opts.force) return keepInstalled(walk, turn, found, base, now);
+  if (opts.dryRun) return wouldDownload(base, found);
+  const install = await walk.installer();
+  return install(run, {
+    name: turn.name,
+    settings: turn.settings,
+    state: turn.state,
+    r: found.resolution,
+    clock,
+    base,
+    lockEntry,
+    now,
+    downloads: walk.downloads,
+    save: walk.save,
+  });
+}
+
+/** A release the cooldown holds back: recorded as seen, the installed file stays. */
+async function deferUpdate(
+  walk: UpdateWalk,
+  turn: AppTurn,
+  found: Found,
+  base: AppOutcome,
+  deferral: Deferral,
+  now: string,
+): Promise<AppOutcome> {
+  if (!walk.opts.dryRun) {
+    const r = found.resolution;
+    recordSeen(walk.run.store, turn.name, turn.settings.strategy.strategy, now, {
+      version: r.version,
+      identity: r.identity,
+    });
+    await walk.save();
+  }
+  return deferredOutcome(turn, base, deferral);
+}
+
+/** An app already at the release: recorded as seen, its launch fixes refreshed for this host. */
+async function keepInstalled(
+  walk: UpdateWalk,
+  turn: AppTurn,
+  found: Found,
+  base: AppOutcome,
+  now: string,
+): Promise<AppOutcome> {
+  const { run } = walk;
+  const { state, settings } = turn;
+  const strategy = settings.strategy.strategy;
+  // Direct recipes learn their real version from the file; when nothing changed, show that one.
+  const version = state?.installed?.version ?? found.resolution.version;
+  const path = state?.installed?.file ?? null;
+  if (walk.opts.dryRun) return { ...base, to_version: version, path };
+  recordSeen(run.store, turn.name, strategy, now, { version, identity: found.resolution.identity });
+  const refreshed = state?.installed
+    ? await refreshLaunchFixes(
+        settings,
+        integrateTarget(appRun(run, settings, state), state.installed.file, state.symlink),
+      )
+    : undefined;
+  if (refreshed) {
+    run.store.updateApp(turn.name, strategy, (s) => ({ ...s, integration: refreshed.record }));
+    await walk.save();
+  }
+  return { ...base, to_version: version, path, warnings: refreshed?.warnings ?? [] };
+}
+
+/** A dry run's app that has a release to install: skipped, saying why it would download. */
+function wouldDownload(base: AppOutcome, found: Found): AppOutcome {
+  return {
+    ...base,
+    status: 'skipped',
+    skip: 'dry_run',
+    reason: `dry run: would download (${found.reason})`,
+    because: found.reason,
+  };
 }
 
 /**

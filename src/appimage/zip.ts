@@ -4,7 +4,7 @@ import { compileGlob } from '../config/recipe-glob.js';
 import yauzl from 'yauzl';
 import { KeeperError } from '../core/errors.js';
 import { ensureFreeSpace } from '../core/free-space.js';
-import { createTempFile } from '../transfer/download/temp-file.js';
+import { createTempFile } from '../core/atomic-files.js';
 
 // The default of max_asset_size: no AppImage is this big.
 const DEFAULT_MAX_ENTRY_BYTES = 4 * 1024 ** 3;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Layout, Paths } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { isUnsafe, notRootOnlyError, walkTree, type Finding } from '../core/root-only.js';
 
 /** The variable that asks for `--system` (for configuration management, where flags are awkward). */

@@ -2,7 +2,6 @@ import type { Context } from '../context/context.js';
 import type { EventSink } from '../core/events.js';
 import { summarize, type AppOutcome } from '../app/outcome.js';
 import type { Workspace } from '../config/workspace.js';
-import type { LockFile } from '../config/lock-file.js';
 import type { Output } from '../render/output.js';
 import { renderEvent } from '../render/output.js';
 import { outcomeLine, summaryLine } from '../render/render-outcomes.js';
@@ -41,29 +40,6 @@ function listed(o: AppOutcome, showAll: boolean, dryRun: boolean, quiet: boolean
   );
 }
 
-/** The lock file for `--locked` (LOCK_FILE_MISSING without one) and a warning per entry without a recipe. */
-async function loadLock(
-  ctx: Context,
-  ws: Workspace,
-  names: readonly string[],
-): Promise<{ lock: LockFile; warnings: string[] }> {
-  const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
-  const { KeeperError } = await import('../core/errors.js');
-  const file = lockFilePath(ctx.paths.configDir);
-  const lock = await readLockFile(file);
-  if (!lock) {
-    throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
-      hint: 'write it with `appimage-keeper lock` on the machine that tests the releases, or copy it there',
-    });
-  }
-  const recipes = new Set(ws.apps.map((a) => a.name));
-  const orphans = names.length ? [] : Object.keys(lock.apps).filter((n) => !recipes.has(n));
-  const warnings = orphans.map(
-    (n) => `the lock file has an entry for ${n} but there is no recipe for it; ignored`,
-  );
-  return { lock, warnings };
-}
-
 /** `update [APP...]`: resolve, download, verify and install; the main job. */
 export async function updateCommand(
   ctx: Context,
@@ -72,7 +48,7 @@ export async function updateCommand(
   flags: UpdateFlags,
   setSink: (sink: EventSink) => void,
 ): Promise<CommandResult> {
-  const { updateApps } = await import('../app/update.js');
+  const { loadUpdateLock, updateAndRecord } = await import('../app/update-run.js');
   const { notifyAfterUpdate } = await import('../app/notify.js');
   const { createProgressRenderer } = await import('../render/progress.js');
   const { interruptionExitCode } = await import('./lock-scope.js');
@@ -88,28 +64,16 @@ export async function updateCommand(
     outcomes = await runLocked(ctx, out, 'update', names, async (run, entries, ws) => {
       showAllConfig = ws.global.show_all;
       workspace = ws;
-      const locked = flags.locked ? await loadLock(ctx, ws, names) : undefined;
+      const locked = flags.locked ? await loadUpdateLock(ctx, ws, names) : undefined;
       if (locked) for (const w of locked.warnings) out.warn(w);
-      const result = await updateApps(run, entries, {
+      const result = await updateAndRecord(run, entries, {
         force: flags.force === true,
         dryRun: flags.dryRun === true,
         named: names,
         locked: locked?.lock,
+        startedAt: new Date(started),
       });
       offline = run.offline.offline;
-      // Offline, state stays as it was: no last run, no failure records, no rate-limit windows.
-      if (!flags.dryRun && !offline) {
-        const summary = summarize(result);
-        run.store.setLastRun({
-          command: 'update',
-          startedAt: new Date(started).toISOString(),
-          finishedAt: ctx.now().toISOString(),
-          summary: { ...summary },
-          updated: result.filter((o) => o.status === 'updated').map((o) => o.name),
-          failed: result.filter((o) => o.status === 'failed').map((o) => o.name),
-        });
-        await run.store.save();
-      }
       interruptedExit = interruptionExitCode(run.signal);
       return result;
     });

@@ -3,7 +3,6 @@
  */
 
 export type KeeperEvent =
-  | { type: 'app:start'; app: string; phase: 'resolve' | 'download' | 'install' | 'integrate' }
   | { type: 'download:start'; app: string; url: string; total: number | undefined; segmented: boolean }
   | { type: 'download:progress'; app: string; received: number; total: number | undefined }
   | { type: 'download:end'; app: string; bytes: number }

@@ -4,7 +4,7 @@ import type { FoundIcon } from '../appimage/icon-choice.js';
 import { readDesktopAndIcon } from '../appimage/metadata.js';
 import { openAppImage } from '../appimage/open-appimage.js';
 import { refreshDesktopCaches } from './desktop-caches.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { pruneEmptyDirs, readIfExists, removeIfExists } from './desktop-fs.js';
 import { DesktopClaims, iconNameOf } from './desktop-claims.js';
 import { OUR_PREFIX, safeUpstreamId } from './desktop-names.js';

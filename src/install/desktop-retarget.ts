@@ -7,7 +7,7 @@ import {
   setString,
 } from '../appimage/desktop-entry.js';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { readIfExists } from './desktop-fs.js';
 import type { IntegrationRecord } from './desktop-integration.js';
 import { markOf } from './desktop-target.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { readSmallFileSync } from '../core/small-file.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 
 // Two profiles (config dirs) may share a storage_dir. Each installed AppImage gets a small record
 // beside it naming the profile that installed it, so that another profile meeting the file at its

@@ -5,7 +5,7 @@ import { KeeperError } from '../core/errors.js';
 import { ownedTempPath } from '../transfer/download/index.js';
 import { appFileName } from '../core/file-names.js';
 import { ensureDirBelow } from '../core/no-follow.js';
-import { fsyncDir } from '../state/atomic-write.js';
+import { fsyncDir } from '../core/atomic-files.js';
 import { deleteManagedFile, isInside } from './managed-delete.js';
 import { tempPrefix } from './naming.js';
 import { entryExists } from '../core/path-exists.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { appFileName } from '../core/file-names.js';
 import { assertNoSymlinkBelow, ensureDirBelow } from '../core/no-follow.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { MAX_STATE_FILE_BYTES, readLocalJson } from './local-json.js';
 import { appStateSchema, releaseAssetSchema, signatureStateSchema, type Known } from './schema.js';
 

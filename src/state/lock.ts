@@ -3,6 +3,7 @@ import { link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { LockedError, writeFailure } from '../core/errors.js';
+import { atomicTempPid } from '../core/atomic-files.js';
 import { bootId, isProcessAlive } from '../core/process-owner.js';
 import { MAX_LOCK_FILE_BYTES, readLocalJson } from './local-json.js';
 
@@ -160,13 +161,12 @@ async function cleanStaleTemps(lockFile: string, ownTmp: string): Promise<void> 
   const dir = dirname(lockFile);
   const base = basename(lockFile).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const lockTemp = new RegExp(`^${base}\\.(?:stale\\.)?(\\d{1,10})\\.[0-9a-f]{8}$`);
-  const writeTemp = /^\..+\.(\d{1,10})\.[0-9a-f]{8}\.tmp$/;
   for (const sub of [dir, join(dir, 'pending')]) {
     const names = await readdir(sub).catch(() => [] as string[]);
     for (const name of names) {
-      const m = (sub === dir ? lockTemp.exec(name) : undefined) ?? writeTemp.exec(name);
-      if (!m || join(sub, name) === ownTmp) continue;
-      const pid = Number(m[1]);
+      const m = sub === dir ? lockTemp.exec(name) : undefined;
+      const pid = m ? Number(m[1]) : atomicTempPid(name);
+      if (pid === undefined || join(sub, name) === ownTmp) continue;
       if (pid === process.pid || isProcessAlive(pid)) continue;
       await rm(join(sub, name), { force: true });
     }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { EventSink } from '../core/events.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-files.js';
 import { readJsonFile } from './json-file.js';
 import { plainStateValid } from './plain-state.js';
 import type { AppState, CacheData, CachedResponse, RateLimitWindow, RunRecord, StateData } from './types.js';

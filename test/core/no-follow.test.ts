@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { openNewFile } from '../../src/core/no-follow.js';
 import { deleteManagedFile } from '../../src/install/managed-delete.js';
 import { cleanStaleTemps } from '../../src/transfer/download/index.js';
-import { writeFileAtomic } from '../../src/state/atomic-write.js';
+import { writeFileAtomic } from '../../src/core/atomic-files.js';
 
 const roots: string[] = [];
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { KeeperEvent } from '../../src/core/events.js';
-import { writeFileAtomic } from '../../src/state/atomic-write.js';
+import { writeFileAtomic } from '../../src/core/atomic-files.js';
 import { StateStore } from '../../src/state/store.js';
 
 const NOW = new Date('2026-03-04T05:06:07.089Z');

@@ -13,7 +13,7 @@ import { effectiveAppSettings } from '../../config/settings.js';
 import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import { KeeperError } from '../../core/errors.js';
-import { fsyncDir } from '../../state/atomic-write.js';
+import { fsyncDir } from '../../core/atomic-files.js';
 import { appRun } from '../app-run.js';
 import { placeAndIntegrate, prepareStorage } from '../place-and-integrate.js';
 import type { Run } from '../run.js';

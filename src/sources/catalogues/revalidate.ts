@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context/context.js';
 import { toKeeperError } from '../../core/errors.js';
 import { request } from '../../http/http.js';
-import { writeFileAtomic } from '../../state/atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-files.js';
 import { cacheDirOf, encodeCache, keptValidator, type CacheRecord } from './cache-record.js';
 import { readerFor } from './readers.js';
 import { MAX_CATALOGUE_BYTES, type CatalogueRef } from './types.js';

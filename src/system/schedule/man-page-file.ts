@@ -9,7 +9,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Paths } from '../../config/paths.js';
 import { assertNoSymlinkBelow, ensureDirBelow } from '../../core/no-follow.js';
-import { writeFileAtomic } from '../../state/atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-files.js';
 
 /** First line of a man page we wrote (a roff comment). */
 export const MAN_PAGE_MARK = '.\\" Written by appimage-keeper schedule install; schedule remove deletes it.';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Layout } from '../../config/paths.js';
 import type { Context } from '../../context/context.js';
 import { KeeperError, UsageError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../state/atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-files.js';
 import { StateStore } from '../../state/store.js';
 import type { RunRecord } from '../../state/types.js';
 import { findProgram } from '../find-program.js';

@@ -8,7 +8,7 @@ import { constants, copyFile, link, lstat, realpath, rename, rm } from 'node:fs/
 import { dirname } from 'node:path';
 import { KeeperError } from '../../core/errors.js';
 import { ownedTempPath } from '../../transfer/download/index.js';
-import { fsyncDir } from '../../state/atomic-write.js';
+import { fsyncDir } from '../../core/atomic-files.js';
 import { requireWritableDir, SELF_TEMP_PREFIX } from './self-files.js';
 
 const PREVIOUS_SUFFIX = '.previous';

@@ -17,7 +17,7 @@ import { KeeperError } from '../../core/errors.js';
 import { expectedChecksum } from '../../app/checksum.js';
 import { downloadResolution } from '../../app/download-resolution.js';
 import { cleanStaleTemps, ownedTempPath } from '../../transfer/download/index.js';
-import { fsyncDir } from '../../state/atomic-write.js';
+import { fsyncDir } from '../../core/atomic-files.js';
 import type { Resolution } from '../../sources/types.js';
 import { keepPrevious } from './previous.js';
 import { requireWritableDir, SELF_TEMP_PREFIX } from './self-files.js';

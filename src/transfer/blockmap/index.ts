@@ -1,7 +1,7 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { HttpSettings } from '../../http/settings.js';
 import { KeeperError } from '../../core/errors.js';
-import { ownedTempPath } from '../download/temp-file.js';
+import { ownedTempPath } from '../../core/atomic-files.js';
 import { fetchRuns } from '../ranges/fetch-runs.js';
 import { offsetsLayout } from '../ranges/runs.js';
 import { newSession, withTransferCounts } from '../ranges/session.js';

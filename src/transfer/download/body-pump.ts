@@ -40,6 +40,28 @@ export interface PumpOptions {
   onWritten: (position: number, buffers: readonly Buffer[]) => void;
 }
 
+/** Where one body transfer stands: the batch waiting for a write, and how the pump will end. */
+interface PumpState {
+  /** Bytes received and not yet handed to a write, in order. */
+  pending: Buffer[];
+  pendingBytes: number;
+  /** A write is in flight (at most one: positions follow each other). */
+  writing: boolean;
+  /** The limit was reached: the pump resolves true. */
+  reachedLimit: boolean;
+  /** No byte is taken any more: the body ended, or the limit stopped it. */
+  finished: boolean;
+  /** Why the pump fails; a disk error replaces whatever the network did. */
+  failure: unknown;
+  /** The promise was resolved or rejected. */
+  settled: boolean;
+  // Progress is reported after each write: while bytes wait for a batch to fill, at most
+  // PROGRESS_INTERVAL_MS pass between writes (a slow link takes seconds to fill 256 KiB).
+  // Counted from the last write, so bytes after a quiet spell are written at once.
+  flushTimer: NodeJS.Timeout | undefined;
+  lastWriteAt: number;
+}
+
 /**
  * Streams a response body into the file at the cursor with positional writes, reading on while
  * a write is in flight. Resolves true when the limit was reached (the rest of the body is
@@ -47,138 +69,157 @@ export interface PumpOptions {
  * before the error propagates, so a retry resumes after them.
  */
 export function pumpBody(body: Readable, options: PumpOptions): Promise<boolean> {
-  const { file, cursor, attempt } = options;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let writing = false;
-  let reachedLimit = false;
-  let finished = false;
-  let failure: unknown;
-  let settled = false;
-  // Progress is reported after each write: while bytes wait for a batch to fill, at most
-  // PROGRESS_INTERVAL_MS pass between writes (a slow link takes seconds to fill 256 KiB).
-  // Counted from the last write, so bytes after a quiet spell are written at once.
-  let flushTimer: NodeJS.Timeout | undefined;
-  let lastWriteAt = Date.now();
+  return new Promise<boolean>((resolve, reject) => new BodyPump(body, options, resolve, reject).start());
+}
 
-  return new Promise<boolean>((resolve, reject) => {
-    const settle = (): void => {
-      if (settled || writing || pendingBytes > 0) return;
-      settled = true;
-      clearTimeout(flushTimer);
-      body.off('data', onData);
-      attempt.signal.removeEventListener('abort', onAbort);
-      if (failure === undefined) resolve(reachedLimit);
-      else reject(failure instanceof Error ? failure : new Error('response body failed', { cause: failure }));
-    };
+/** One body transfer: the listeners on the body and the signal, acting on one PumpState. */
+class BodyPump {
+  private readonly state: PumpState = {
+    pending: [],
+    pendingBytes: 0,
+    writing: false,
+    reachedLimit: false,
+    finished: false,
+    failure: undefined,
+    settled: false,
+    flushTimer: undefined,
+    lastWriteAt: Date.now(),
+  };
 
-    const fail = (err: unknown): void => {
-      if (finished || failure !== undefined) return;
-      failure = err;
-      stopBody();
-      kick();
-    };
+  constructor(
+    private readonly body: Readable,
+    private readonly options: PumpOptions,
+    private readonly resolve: (reachedLimit: boolean) => void,
+    private readonly reject: (err: Error) => void,
+  ) {}
 
-    const kick = (): void => {
-      if (writing) return;
-      const last = finished || failure !== undefined;
-      const batchFull = pendingBytes >= FLUSH_BYTES || pending.length >= FLUSH_BUFFERS;
-      const wait = lastWriteAt + PROGRESS_INTERVAL_MS - Date.now();
-      if (pendingBytes === 0 || (!last && !batchFull && wait > 0)) {
-        if (last) settle();
-        else if (pendingBytes > 0) flushTimer ??= setTimeout(flushDue, wait);
-        return;
-      }
-      clearTimeout(flushTimer);
-      flushTimer = undefined;
-      lastWriteAt = Date.now();
-      const buffers = pending;
-      const total = pendingBytes;
-      const position = cursor.written;
-      pending = [];
-      pendingBytes = 0;
-      writing = true;
-      if (body.isPaused() && !last) body.resume();
-      writeFully(file, buffers, position, total).then(
-        () => {
-          writing = false;
-          cursor.written += total;
-          options.onWritten(position, buffers);
-          kick();
-        },
-        (err: unknown) => {
-          writing = false;
-          // A disk error wins over anything the network did; unwritten bytes are lost.
-          failure = err;
-          pending = [];
-          pendingBytes = 0;
-          stopBody();
-          settle();
-        },
-      );
-    };
-
-    const flushDue = (): void => {
-      flushTimer = undefined;
-      kick();
-    };
-
-    const stopBody = (): void => {
-      body.off('data', onData);
-      body.on('error', () => undefined);
-      body.destroy();
-    };
-
-    const onData = (raw: Buffer): void => {
-      if (finished || failure !== undefined) return;
-      attempt.touch(raw.length);
-      let chunk = raw;
-      const limit = options.limit();
-      if (options.overflow && limit !== undefined) {
-        if (cursor.received + chunk.length > limit) return fail(options.overflow());
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        cursor.received += chunk.length;
-        if (pendingBytes >= MAX_BACKLOG_BYTES) body.pause();
-        return kick();
-      }
-      if (limit !== undefined && cursor.received + chunk.length > limit) {
-        chunk = chunk.subarray(0, Math.max(0, limit - cursor.received));
-      }
-      if (chunk.length > 0) {
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        cursor.received += chunk.length;
-      }
-      if (limit !== undefined && cursor.received >= limit) {
-        reachedLimit = true;
-        if (!options.drainAtLimit?.()) {
-          finished = true;
-          stopBody();
-        }
-      }
-      if (pendingBytes >= MAX_BACKLOG_BYTES) body.pause();
-      kick();
-    };
-
-    // Stalls, aborts and cancels end the pump even when the stream itself has gone quiet.
-    const onAbort = (): void => fail(attempt.signal.reason ?? new Error('aborted'));
-
+  start(): void {
+    const { body } = this;
+    const { signal } = this.options.attempt;
     // The stream may have failed while nobody listened (e.g. during an await before the pump).
-    if (body.errored) return fail(body.errored);
-    if (body.destroyed && !body.readableEnded) return fail(bodyClosedEarly());
-    if (attempt.signal.aborted) return onAbort();
-    attempt.signal.addEventListener('abort', onAbort, { once: true });
-    body.on('data', onData);
+    if (body.errored) return this.fail(body.errored);
+    if (body.destroyed && !body.readableEnded) return this.fail(bodyClosedEarly());
+    if (signal.aborted) return this.onAbort();
+    signal.addEventListener('abort', this.onAbort, { once: true });
+    body.on('data', this.onData);
     body.once('end', () => {
-      finished = true;
-      kick();
+      this.state.finished = true;
+      this.kick();
     });
-    body.once('error', (err: unknown) => fail(err));
+    body.once('error', (err: unknown) => this.fail(err));
     body.once('close', () => {
-      if (!body.readableEnded) fail(bodyClosedEarly());
+      if (!body.readableEnded) this.fail(bodyClosedEarly());
     });
-  });
+  }
+
+  /** Ends the promise once nothing is waiting or being written. */
+  private settle(): void {
+    const st = this.state;
+    if (st.settled || st.writing || st.pendingBytes > 0) return;
+    st.settled = true;
+    clearTimeout(st.flushTimer);
+    this.body.off('data', this.onData);
+    this.options.attempt.signal.removeEventListener('abort', this.onAbort);
+    if (st.failure === undefined) this.resolve(st.reachedLimit);
+    else
+      this.reject(
+        st.failure instanceof Error ? st.failure : new Error('response body failed', { cause: st.failure }),
+      );
+  }
+
+  private fail(err: unknown): void {
+    const st = this.state;
+    if (st.finished || st.failure !== undefined) return;
+    st.failure = err;
+    this.stopBody();
+    this.kick();
+  }
+
+  /** Writes the pending batch when it is full, due or the last one; else waits or settles. */
+  private kick(): void {
+    const st = this.state;
+    if (st.writing) return;
+    const last = st.finished || st.failure !== undefined;
+    const batchFull = st.pendingBytes >= FLUSH_BYTES || st.pending.length >= FLUSH_BUFFERS;
+    const wait = st.lastWriteAt + PROGRESS_INTERVAL_MS - Date.now();
+    if (st.pendingBytes === 0 || (!last && !batchFull && wait > 0)) {
+      if (last) this.settle();
+      else if (st.pendingBytes > 0) st.flushTimer ??= setTimeout(this.flushDue, wait);
+      return;
+    }
+    clearTimeout(st.flushTimer);
+    st.flushTimer = undefined;
+    st.lastWriteAt = Date.now();
+    const buffers = st.pending;
+    const total = st.pendingBytes;
+    const { cursor } = this.options;
+    const position = cursor.written;
+    st.pending = [];
+    st.pendingBytes = 0;
+    st.writing = true;
+    if (this.body.isPaused() && !last) this.body.resume();
+    writeFully(this.options.file, buffers, position, total).then(
+      () => {
+        st.writing = false;
+        cursor.written += total;
+        this.options.onWritten(position, buffers);
+        this.kick();
+      },
+      (err: unknown) => {
+        st.writing = false;
+        // A disk error wins over anything the network did; unwritten bytes are lost.
+        st.failure = err;
+        st.pending = [];
+        st.pendingBytes = 0;
+        this.stopBody();
+        this.settle();
+      },
+    );
+  }
+
+  private readonly flushDue = (): void => {
+    this.state.flushTimer = undefined;
+    this.kick();
+  };
+
+  private stopBody(): void {
+    this.body.off('data', this.onData);
+    this.body.on('error', () => undefined);
+    this.body.destroy();
+  }
+
+  /** Queues a chunk for the file, cut at the limit (or failing past an overflow limit). */
+  private readonly onData = (raw: Buffer): void => {
+    const st = this.state;
+    const { options } = this;
+    const { cursor } = options;
+    if (st.finished || st.failure !== undefined) return;
+    options.attempt.touch(raw.length);
+    const limit = options.limit();
+    if (options.overflow && limit !== undefined && cursor.received + raw.length > limit)
+      return this.fail(options.overflow());
+    // An overflow limit is a size bound, not where to stop reading: below it, every byte is kept.
+    const cut = !options.overflow && limit !== undefined && cursor.received + raw.length > limit;
+    const chunk = cut ? raw.subarray(0, Math.max(0, limit - cursor.received)) : raw;
+    if (chunk.length > 0) {
+      st.pending.push(chunk);
+      st.pendingBytes += chunk.length;
+      cursor.received += chunk.length;
+    }
+    if (!options.overflow && limit !== undefined && cursor.received >= limit) {
+      st.reachedLimit = true;
+      if (!options.drainAtLimit?.()) {
+        st.finished = true;
+        this.stopBody();
+      }
+    }
+    if (st.pendingBytes >= MAX_BACKLOG_BYTES) this.body.pause();
+    this.kick();
+  };
+
+  // Stalls, aborts and cancels end the pump even when the stream itself has gone quiet.
+  private readonly onAbort = (): void =>
+    this.fail(this.options.attempt.signal.reason ?? new Error('aborted'));
 }
 
 async function writeFully(

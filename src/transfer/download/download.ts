@@ -5,7 +5,7 @@ import { runPlain } from './plain-download.js';
 import { withoutCredentials } from '../../http/url-scope.js';
 import { acceptsByteRanges, rangeValidator } from './response-headers.js';
 import { runSegmented } from './segmented-download.js';
-import { createTempFile } from './temp-file.js';
+import { createTempFile } from '../../core/atomic-files.js';
 import { WriteBehind } from './write-behind.js';
 import type { TransferContext, TransferOutcome } from './transfer-context.js';
 import type { DownloadRequest, DownloadResult } from './types.js';

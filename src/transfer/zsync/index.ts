@@ -1,7 +1,7 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { HttpSettings } from '../../http/settings.js';
 import { KeeperError } from '../../core/errors.js';
-import { ownedTempPath } from '../download/temp-file.js';
+import { ownedTempPath } from '../../core/atomic-files.js';
 import { BlockHasher } from './block-hasher.js';
 import { BlockMatcher } from './block-matcher.js';
 import { parseControlFile, type ZsyncControl } from './control-file.js';
