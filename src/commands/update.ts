@@ -50,7 +50,7 @@ async function loadLock(
   const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
   const { KeeperError } = await import('../core/errors.js');
   const file = lockFilePath(ctx.paths.configDir);
-  const lock = await readLockFile(file);
+  const lock = await readLockFile(file, ctx.paths.cacheDir);
   if (!lock) {
     throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
       hint: 'write it with `appimage-keeper lock` on the machine that tests the releases, or copy it there',

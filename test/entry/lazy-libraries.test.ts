@@ -1,8 +1,8 @@
 /**
  * Commands load only what they use (docs/decisions.md, "Start-up"): `list` and `validate` over
- * plain recipes and the starter config.yml, with no state yet, load neither zod nor the YAML
- * library; a recipe the plain path cannot take loads them, and still validates. The loaded modules
- * are recorded by a loader hook in the CLI's own process (test/helpers/loaded-modules.ts).
+ * recipes and a config.yml validated before (the validated cache), with state this tool wrote,
+ * load neither zod nor the YAML library; a file not in the cache loads them, and is checked. The
+ * loaded modules are recorded by a loader hook in the CLI's own process (test/helpers/loaded-modules.ts).
  */
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -34,7 +34,10 @@ async function loadedChunks(args: string[]): Promise<{ status: number | null; fi
   return { status: r.code, files: r.files };
 }
 
-void test('list and validate over plain recipes and the starter config.yml load neither zod nor the YAML library', async () => {
+void test('list and validate over cached recipes and config.yml load neither zod nor the YAML library', async () => {
+  const cold = await loadedChunks(['validate']);
+  assert.equal(cold.status, 0);
+  assert.equal(await bundlesLibrary(cold.files, 'zod'), true, 'the first run validates with zod');
   for (const command of ['list', 'validate']) {
     const { status, files } = await loadedChunks([command]);
     assert.equal(status, 0, command);
@@ -49,7 +52,7 @@ void test('list and validate over plain recipes and the starter config.yml load 
   }
 });
 
-void test('a recipe outside the plain path loads the schema, and is still checked by it', async () => {
+void test('a recipe not in the cache loads the schema, and is checked by it', async () => {
   await h.writeRecipe(
     'delta',
     'name: delta\nstrategy:\n  strategy: direct\n  url: https://example.org/delta.AppImage\n  check_method: etag\n',
@@ -81,7 +84,7 @@ void test('a list or validate command line the quick path does not read goes to 
   assert.ok(!info.files.some((f) => f.endsWith('/dist/quick.cjs')), info.files.join('\n'));
 });
 
-void test('list over a sound state with an installed app loads no zod; a damaged entry loads the schema and is set aside', async () => {
+void test('list over state this tool wrote loads no zod; state edited by hand is checked, and a damaged entry set aside', async () => {
   // A home of its own: the tests above leave recipes that need the schema.
   const h = await makeTmpHome();
   await h.writeRecipe(
@@ -91,7 +94,12 @@ void test('list over a sound state with an installed app loads no zod; a damaged
   const file = join(h.root, 'alpha.AppImage');
   await writeFile(file, 'x');
   const entry = { strategy: 'forge', installed: installedRecord(file) };
-  await writeStateFile(h.stateDir, { alpha: entry });
+  await writeStateFile(h.stateDir, { alpha: { ...entry, hold: true } });
+  const byHand = await runRecordingLoads(['list'], h.env, h.root);
+  assert.equal(byHand.code, 0, byHand.stderr);
+  assert.equal(await bundlesLibrary(byHand.files, 'zod'), true, 'state written by hand is checked');
+  // unhold saves state.json, with its digest.
+  assert.equal((await runRecordingLoads(['unhold', 'alpha'], h.env, h.root)).code, 0);
   const sound = await runRecordingLoads(['list'], h.env, h.root);
   assert.equal(sound.code, 0, sound.stderr);
   assert.match(sound.stdout, /^alpha +forge +1\.2 /m);
