@@ -111,7 +111,8 @@ export class ValidatedCache {
     const entry = this.used.get(key) ?? this.stored.get(key);
     if (!entry) return undefined;
     this.used.set(key, entry);
-    const values = structuredClone(entry.values);
+    // A copy of the top level only: a run reads values, and changes none below it.
+    const values = { ...entry.values };
     for (const [field, [start, end]] of Object.entries(entry.secrets ?? {})) {
       if (end > text.length || start > end) return undefined;
       values[field] = text.slice(start, end);
