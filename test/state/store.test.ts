@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { KeeperEvent } from '../../src/core/events.js';
 import { writeFileAtomic } from '../../src/state/atomic-write.js';
 import { StateStore } from '../../src/state/store.js';
+import { installedRecord } from '../helpers/state-file.js';
 
 const NOW = new Date('2026-03-04T05:06:07.089Z');
 
@@ -124,15 +125,7 @@ void describe('state store', () => {
     const store = await StateStore.load(dir, NOW, collector().emit);
     // An entry the schema refuses (a relative file): only a digest that vouches for the bytes
     // can let it through unchecked.
-    const installed = {
-      version: '1',
-      identity: '1',
-      file: 'relative',
-      url: 'u',
-      size: 1,
-      sha256: '0',
-      installedAt: 'x',
-    };
+    const installed = installedRecord('relative');
     store.updateApp('vouched', 'forge', () => ({ strategy: 'forge', installed }));
     await store.save();
     const written = await readFile(join(dir, 'state.json'), 'utf8');
