@@ -10,6 +10,7 @@ import { readLockFile } from '../../src/config/lock-file.js';
 import { resolvePaths, type Paths } from '../../src/config/paths.js';
 import { MAX_CACHE_ENTRIES, VALIDATED_CACHE_FILE, ValidatedCache } from '../../src/config/validated-cache.js';
 import { loadWorkspace } from '../../src/config/workspace.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeTmpHome, type TmpHome } from '../helpers/tmp-home.js';
 
 let h: TmpHome;
@@ -144,4 +145,13 @@ void test('a workspace load fills the cache once and reads it after', async () =
   const ws = await loadWorkspace(paths, h.env);
   assert.ok(ws.apps.some((a) => a.name === 'wsone' && a.ok));
   assert.equal(await readFile(cacheFile(), 'utf8'), before, 'nothing new: not written again');
+});
+
+void test('search reads config.yml through the cache too (it loads no recipes)', async () => {
+  const text = 'keep_previous: true\n';
+  await h.writeConfig(text);
+  const r = await runInProcess(['search', '--names'], { env: h.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(ValidatedCache.open(paths.cacheDir).get('config', text), 'config.yml not cached by search');
+  await h.writeConfig('');
 });
