@@ -8,46 +8,24 @@
  * Prints a markdown table: the median wall time of the built CLI's `search` (target: at most
  * 100 ms), the in-process cost of parsing the cached text and ranking it, and the refresh's requests.
  */
-import { join } from 'node:path';
 import { createContext } from '../src/cli/runtime.js';
 import { loadCatalogues } from '../src/app/catalogues.js';
 import { rankEntries } from '../src/app/search.js';
 import { searchTerms } from '../src/sources/catalogues/rank.js';
-import { serveCatalogues, startSim } from '../sim/index.js';
+import { startSim } from '../sim/index.js';
 import { CLI_PATH, runCli } from '../test/helpers/run-cli.js';
 import { makeTmpHome } from '../test/helpers/tmp-home.js';
 import { median, numberArg } from './cli-args.js';
 import { timeRun } from './time-run.js';
+import { catalogueHome } from './worlds.js';
 
 const rounds = numberArg('rounds', 7, 1);
 const entries = numberArg('entries', 5000, 20);
 const half = Math.floor(entries / 2);
-const words = ['note', 'editor', 'player', 'browser', 'studio', 'viewer', 'chat', 'code', 'paint', 'music'];
-const word = (i: number): string => words[i % words.length] ?? 'app';
-
 const sim = await startSim();
 const home = await makeTmpHome();
 try {
-  const served = serveCatalogues(sim, {
-    hub: Array.from({ length: half }, (_, i) => ({
-      name: `${word(i)}-${i}`,
-      description: `<p>A ${word(i + 3)} for ${word(i + 7)} people, entry ${i}.</p>`,
-      github: `owner${i}/${word(i)}-${i}`,
-    })),
-    am: Array.from({ length: entries - half }, (_, i) => ({
-      name: `${word(i + 1)}${i}`,
-      description: `The ${word(i + 5)} app number ${i}.`,
-    })),
-  });
-  await home.writeConfig(
-    [
-      `storage_dir: ${join(home.root, 'storage')}`,
-      'catalogues:',
-      `  - ${served.hub}`,
-      `  - ${served.am}`,
-      '',
-    ].join('\n'),
-  );
+  const served = await catalogueHome(sim, home, entries);
   const env = home.env;
   // The sim runs in this process: runs that reach it are spawned asynchronously, timed here.
   const timedAsync = async (args: string[]): Promise<number> => {

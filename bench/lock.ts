@@ -18,7 +18,6 @@
  */
 import { startSim, type Sim } from '../sim/index.js';
 import { recordResponses } from '../test/e2e/check/helpers.js';
-import { publish } from '../test/e2e/update/harness.js';
 import { disposeFixtureAppImages } from '../test/helpers/fixture-appimages.js';
 import { publishHubRelease } from '../test/helpers/hub-release.js';
 import { CLI_PATH } from '../test/helpers/run-cli.js';
@@ -26,6 +25,7 @@ import { makeSimWorld, type SimWorld } from '../test/helpers/sim-world.js';
 import { median, numberArg } from './cli-args.js';
 import { runNodeChild } from './node-child.js';
 import { timeRun } from './time-run.js';
+import { lockedWorld } from './worlds.js';
 
 const apps = numberArg('apps', 50, 2);
 const many = numberArg('many', 200, 3);
@@ -82,14 +82,8 @@ const world = async (): Promise<SimWorld> => {
 };
 try {
   // (a) N installed, locked apps.
-  const locked = await world();
-  for (const name of names('lk', apps)) {
-    await publish(sim, name, '1.0.0');
-    await locked.writeForgeRecipe(name);
-  }
-  await cliRun(locked, ['--json', 'update']);
-  await cliRun(locked, ['--json', 'lock']);
-  await cliRun(locked, ['--json', 'update', '--locked']);
+  const locked = await lockedWorld(sim, apps, cli);
+  worlds.push(locked);
   const noop = await traffic(sim, rec, locked, ['--json', 'update', '--locked']);
   const outcome = JSON.parse(await cliRun(locked, ['--json', 'update', '--locked'])) as {
     summary: { up_to_date: number };

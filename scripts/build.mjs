@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { commonOptions, vendorOutside } from './bundle-options.mjs';
+import { commonOptions } from './bundle-options.mjs';
 
 // `--test-hooks --outfile=F` makes the test harness's build (see src/trust/provenance/test-hooks.ts);
 // the published bundle is always built without them.
@@ -67,24 +67,6 @@ await build({
   sourcemap: 'linked',
   banner: { js: requireShim },
 });
-
-// The quick bundle (src/entry/quick.ts): one CommonJS file the launcher requires for `list` and
-// `validate` instead of the ES module CLI, whose 40 or so chunks and commander cost those commands
-// most of their time. Our code they can reach is all in it; libraries are not: each one it may need
-// (zod, yaml, ...: an invalid recipe, state with apps) is a CommonJS file of its own under
-// dist/vendor/, required where a command first needs it, so the file parsed on every run stays small.
-const vendored = new Map();
-await build({
-  ...commonOptions,
-  entryPoints: { quick: 'src/entry/quick.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  sourcemap: 'linked',
-  plugins: [...commonOptions.plugins, vendorOutside(vendored)],
-});
-for (const [specifier, file] of vendored)
-  await build({ ...commonOptions, entryPoints: [specifier], outfile: `dist/${file}`, format: 'cjs' });
 
 // Only the chunk holding esbuild's __require helper (and any that name `require`) needs the shim;
 // in every other chunk its createRequire(import.meta.url) is start-up work for nothing (`list`

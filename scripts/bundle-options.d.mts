@@ -1,4 +1,4 @@
-import type { BuildOptions, Plugin } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 
 /** package.json of this repository. */
 export const pkg: { name: string; version: string; repository?: string | { url?: string } };
@@ -6,5 +6,3 @@ export const pkg: { name: string; version: string; repository?: string | { url?:
 export function repositoryUrl(p?: typeof pkg): string;
 /** Options common to both bundles of src/entry/bin.ts. */
 export const commonOptions: BuildOptions;
-/** Leaves libraries out of a bundle, each to be built as `dist/vendor/<name>.cjs` (the quick bundle). */
-export function vendorOutside(vendored: Map<string, string>): Plugin;

@@ -1,7 +1,6 @@
 // esbuild options shared by the npm bundle (ESM, scripts/build.mjs) and the standalone executable
 // (CommonJS, scripts/build-standalone.ts): one entry, one set of build-time constants.
 import { readFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** package.json of this repository. */
@@ -108,28 +107,6 @@ function commanderSpawnOnUse() {
         contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
         loader: 'js',
       }));
-    },
-  };
-}
-
-// Libraries every quick command uses on every run: inlined in the quick bundle.
-const INLINE_LIBRARIES = new Set(['picocolors']);
-
-/**
- * Leaves every library (a bare specifier that is not a Node built-in) out of the bundle except
- * those in INLINE_LIBRARIES: the bundle requires `./vendor/<name>.cjs` in its place, and `vendored`
- * maps each specifier to that file, for the build to bundle on its own.
- */
-export function vendorOutside(vendored) {
-  return {
-    name: 'vendor-outside',
-    setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (isBuiltin(args.path) || INLINE_LIBRARIES.has(args.path)) return undefined;
-        const file = `vendor/${args.path.replaceAll('/', '+')}.cjs`;
-        vendored.set(args.path, file);
-        return { path: `./${file}`, external: true };
-      });
     },
   };
 }

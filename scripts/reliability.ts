@@ -216,9 +216,14 @@ const SUITES: Suite[] = [
   },
   {
     kind: 'hostile input',
-    name: 'recipe fast path',
-    covers: 'mutated recipes: the plain-YAML reader agrees with the yaml library or declines; plain globs',
-    files: ['test/config/plain-yaml.test.ts', 'test/config/plain-glob.test.ts'],
+    name: 'one YAML reader and the validated cache',
+    covers:
+      'recipes, config.yml and lock files with NBSP, tabs, `FALSE:` keys, CRLF or a BOM: one verdict whatever unrelated lines they hold; a damaged, foreign-version, oversized or linked validated cache (ignored, replaced); secrets never stored; plain globs',
+    files: [
+      'test/config/one-verdict.test.ts',
+      'test/config/validated-cache.test.ts',
+      'test/config/plain-glob.test.ts',
+    ],
   },
   {
     kind: 'hostile input',
@@ -323,8 +328,15 @@ const SUITES: Suite[] = [
     kind: 'hostile input',
     name: 'the lock file',
     covers:
-      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); mutated lock files: the fast reader agrees with the yaml library or declines; a replaced asset under --locked (LOCK_MISMATCH, nothing changed); an installed file replaced by one of another size (the locked bytes put back)',
-    files: ['test/config/lock-file.test.ts', 'test/config/lock-text.test.ts', 'test/e2e/lock/lock.test.ts'],
+      'a lock file oversized, not a regular file, with unknown keys, bad digests, credential URLs, path-like app names, duplicate keys or alias bombs (positioned, no request sent); a replaced asset under --locked (LOCK_MISMATCH, nothing changed); an installed file replaced by one of another size (the locked bytes put back)',
+    files: ['test/config/lock-file.test.ts', 'test/e2e/lock/lock.test.ts'],
+  },
+  {
+    kind: 'hostile input',
+    name: 'lock bombs',
+    covers:
+      'YAML alias bombs as the lock file (`update --locked`), config.yml or a recipe: refused before expanding, the config error naming the file at 1:1 (exit 2 for the lock and config.yml), never INTERNAL',
+    files: ['test/config/lock-bombs.test.ts'],
   },
 ];
 

@@ -17,7 +17,7 @@ export async function loadUpdateLock(
 ): Promise<{ lock: LockFile; warnings: string[] }> {
   const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
   const file = lockFilePath(ctx.paths.configDir);
-  const lock = await readLockFile(file);
+  const lock = await readLockFile(file, ctx.paths.cacheDir);
   if (!lock) {
     throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
       hint: 'write it with `appimage-keeper lock` on the machine that tests the releases, or copy it there',

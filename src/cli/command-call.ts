@@ -3,7 +3,7 @@ import type { CommandCall } from '../commands/command-spec.js';
 import type { Invocation } from './invocation.js';
 import { createContext } from './runtime.js';
 
-/** What a command's handler gets for one run, from either parser (commander or the quick path). */
+/** What a command's handler gets for one run, from commander's reading of the command line. */
 export function commandCall(
   inv: Invocation,
   args: readonly unknown[],

@@ -15,7 +15,7 @@ import { errorJson, errorText } from '../render/render-error.js';
 import type { GlobalOptions } from './runtime.js';
 import type { CliIo, Invocation } from './invocation.js';
 
-/** The program's own flags as parsed (commander's `program.opts()`, or the quick path's). */
+/** The program's own flags as parsed (commander's `program.opts()`). */
 export interface GlobalFlagValues {
   configDir?: string | undefined;
   system?: boolean | undefined;
@@ -26,10 +26,9 @@ export interface GlobalFlagValues {
 }
 
 /**
- * One run of the CLI from its command line to its exit code, whichever parser read the command
- * line: commander (main.ts) or the quick path for `list` and `validate` (quick-run.ts). Both call
- * the same steps, so a command behaves the same either way: `begin` before the handler (which gets
- * its run from command-call.ts), then `finished` or `failed` for the exit code and the last output.
+ * One run of the CLI from its command line (read by commander, main.ts) to its exit code: `begin`
+ * before the handler (which gets its run from command-call.ts), then `finished` or `failed` for
+ * the exit code and the last output.
  */
 export class CliRun {
   globals: GlobalOptions;

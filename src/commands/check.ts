@@ -92,7 +92,7 @@ async function checkCommand(
 async function requireLock(ctx: Context): Promise<LockFile> {
   const { lockFilePath, readLockFile } = await import('../config/lock-file.js');
   const file = lockFilePath(ctx.paths.configDir);
-  const lock = await readLockFile(file);
+  const lock = await readLockFile(file, ctx.paths.cacheDir);
   if (lock) return lock;
   throw new KeeperError('LOCK_FILE_MISSING', `--locked: there is no lock file ${file}`, {
     hint: 'write it with `appimage-keeper lock`',

@@ -24,7 +24,7 @@ async function lockCommand(ctx: Context, out: Output, names: string[]): Promise<
   const { interruptionExitCode } = await import('./lock-scope.js');
   let interruptedExit: number | undefined;
   const result = await runLocked(ctx, out, 'lock', names, async (run, entries, ws) => {
-    const previous = await readLockFile(lockFilePath(ctx.paths.configDir));
+    const previous = await readLockFile(lockFilePath(ctx.paths.configDir), ctx.paths.cacheDir);
     const r = await lockApps(run, entries, previous, {
       named: names,
       recipeNames: ws.apps.map((a) => a.name),

@@ -22,8 +22,11 @@ interface SearchFlags {
 async function searchSettings(ctx: Context): Promise<{ global: GlobalSettings; warnings: string[] }> {
   const { loadConfig, loadSecrets } = await import('../config/load-config.js');
   const { effectiveGlobal } = await import('../config/settings.js');
-  const config = await loadConfig(ctx.paths);
-  const secrets = await loadSecrets(ctx.paths);
+  const { ValidatedCache } = await import('../config/validated-cache.js');
+  const cache = ValidatedCache.open(ctx.paths.cacheDir);
+  const config = await loadConfig(ctx.paths, cache);
+  const secrets = await loadSecrets(ctx.paths, cache);
+  await cache.save();
   return { global: effectiveGlobal(config.values, ctx.paths, { ...ctx.env }), warnings: secrets.warnings };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The zod building blocks of the field tables (fields.ts, recipe-fields.ts): their schemas are
  * functions of this kit, called by schema.ts. Only validation with zod loads this module, so a
- * command whose recipes take the plain path (plain-recipe.ts) never loads zod.
+ * command whose files are all in the validated cache (validated-cache.ts) never loads zod.
  */
 import * as z from 'zod';
 import { parseDuration } from './duration.js';

@@ -1,6 +1,6 @@
 /**
- * The zod-free checks of config fields whose rules are more than a type: shared by the schema
- * (field-kit.ts) and the plain path (plain-config.ts), so each rule is written once.
+ * The checks of config fields whose rules are more than a type, called by the schema's
+ * refinements (field-kit.ts); zod-free, so reading the field tables loads no zod.
  */
 import { urlFieldProblem } from './url-field.js';
 

@@ -25,6 +25,8 @@ export interface FieldSpec<K extends string = string, S extends z.ZodType = z.Zo
   extension?: boolean;
   /** Read from config.yml only: it concerns the tool, not an app, so a recipe may not set it. */
   globalOnly?: boolean;
+  /** May hold a credential: kept nowhere but where the user wrote it (validated-cache.ts). */
+  secret?: boolean;
 }
 
 // Keeps each field's key, schema and default type, so GlobalSettings can be inferred from the table.
@@ -136,6 +138,7 @@ export const GLOBAL_FIELDS = [
     description: 'Hub API token. Prefer the HUB_TOKEN variable or secrets.yml.',
     aliases: ['github_token'],
     schema: (k) => k.z.string().trim().min(1, 'must not be empty'),
+    secret: true,
   }),
   field({
     key: 'hub_release_api_url',
@@ -312,6 +315,7 @@ export const GLOBAL_FIELDS = [
     schema: (k) => k.proxySetting,
     extension: true,
     globalOnly: true,
+    secret: true,
   }),
   field({
     key: 'http_proxy',
@@ -322,6 +326,7 @@ export const GLOBAL_FIELDS = [
     schema: (k) => k.proxySetting,
     extension: true,
     globalOnly: true,
+    secret: true,
   }),
   field({
     key: 'no_proxy',
@@ -391,3 +396,8 @@ export function aliasMap(fields: readonly { key: string; aliases: string[] }[]):
 
 /** Every key config.yml accepts (canonical spellings), for "did you mean" hints. */
 export const CONFIG_KEYS: string[] = GLOBAL_FIELDS.map((f) => f.key);
+
+/** The fields that may hold a credential (`secret`). */
+export const SECRET_KEYS: ReadonlySet<string> = new Set(
+  GLOBAL_FIELDS.filter((f) => f.secret).map((f) => f.key),
+);

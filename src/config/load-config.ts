@@ -1,18 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { ConfigError, ExitCode, UsageError, type ConfigIssue } from '../core/errors.js';
-import { aliasMap, CONFIG_KEYS, GLOBAL_FIELDS } from './fields.js';
+import { aliasMap, CONFIG_KEYS, GLOBAL_FIELDS, SECRET_KEYS } from './fields.js';
 import type { Paths } from './paths.js';
+import type { ValidatedCache } from './validated-cache.js';
 import { aliasSpellings, normalizeAliases, zodIssues } from './validate-yaml.js';
-import { readSmallFileSync } from '../core/small-file.js';
-import { plainConfigValues } from './plain-config.js';
-import { readPlainYaml } from './plain-yaml.js';
-import {
-  documentlessYamlFile,
-  MAX_YAML_BYTES,
-  NeedsDocument,
-  readYamlFile,
-  type YamlFile,
-} from './yaml-file.js';
+import { parseYamlText, readYamlText, topLevelValueRanges, type YamlFile } from './yaml-file.js';
 
 /** Raw values of config.yml with canonical keys, before defaults and path expansion. */
 export interface LoadedConfig {
@@ -32,17 +24,41 @@ export interface LoadedSecrets {
 const GLOBAL_ALIASES = aliasMap(GLOBAL_FIELDS);
 const ALL_CONFIG_KEYS = [...CONFIG_KEYS, ...GLOBAL_ALIASES.keys()];
 
-async function readOptionalYaml(file: string): Promise<YamlFile | undefined> {
+// config.yml and secrets.yml problems stop the whole run: exit 2.
+function asUsage(file: string, err: unknown): Error {
+  if (err instanceof ConfigError) return new ConfigError(err.issues, { exitCode: ExitCode.usage });
+  return new UsageError('CONFIG_UNREADABLE', `cannot read ${file}: ${(err as Error).message}`, {
+    cause: err,
+  });
+}
+
+// The text of an optional config file; undefined when there is none.
+function readOptionalText(file: string): string | undefined {
   try {
-    return await readYamlFile(file);
+    return readYamlText(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    // config.yml and secrets.yml problems stop the whole run: exit 2.
-    if (err instanceof ConfigError) throw new ConfigError(err.issues, { exitCode: ExitCode.usage });
-    throw new UsageError('CONFIG_UNREADABLE', `cannot read ${file}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw asUsage(file, err);
   }
+}
+
+async function parseConfigText(file: string, text: string): Promise<YamlFile> {
+  try {
+    return await parseYamlText(file, text);
+  } catch (err) {
+    throw asUsage(file, err);
+  }
+}
+
+/** The spans of the secret fields' values in a file, by canonical key (aliases resolved). */
+export function secretRanges(
+  y: YamlFile,
+  aliases: ReadonlyMap<string, string>,
+): Record<string, readonly [number, number] | undefined> {
+  return topLevelValueRanges(y, (spelling) => {
+    const key = aliases.get(spelling) ?? spelling;
+    return SECRET_KEYS.has(key) ? key : undefined;
+  });
 }
 
 /** Checks that a YAML document is a mapping (an empty file counts as an empty mapping). */
@@ -60,40 +76,16 @@ export function expectMapping(y: YamlFile, exitCode: ExitCode = ExitCode.appFail
 }
 
 /**
- * A config file's values by the plain path (plain-yaml.ts, and `check`: plain-config.ts): `missing`
- * when there is no file; undefined when the file needs the full path (the yaml library and the
- * schema), which then reads it from the start, so every message about it comes from one path.
+ * Reads config.yml; a missing file means every default. Invalid content throws a ConfigError.
+ * Values validated before (same bytes, same tool) come from `cache`, and new ones go into it.
  */
-function plainValues(
-  file: string,
-  aliases: ReadonlyMap<string, string>,
-  check: (data: Record<string, unknown>) => Record<string, unknown> | undefined,
-): Record<string, unknown> | 'missing' | undefined {
-  let read: ReturnType<typeof readSmallFileSync>;
-  try {
-    read = readSmallFileSync(file, MAX_YAML_BYTES);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
-  }
-  if (read.kind !== 'text') return undefined;
-  const data = readPlainYaml(read.text);
-  if (!data) return undefined;
-  try {
-    if (normalizeAliases(documentlessYamlFile(file, read.text, data), data, aliases).length) return undefined;
-  } catch (err) {
-    if (err instanceof NeedsDocument) return undefined;
-    throw err;
-  }
-  return check(data);
-}
-
-/** Reads config.yml; a missing file means every default. Invalid content throws a ConfigError. */
-export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
-  const plain = plainValues(paths.configFile, GLOBAL_ALIASES, plainConfigValues);
-  if (plain === 'missing') return { file: paths.configFile, exists: false, values: {} };
-  if (plain) return { file: paths.configFile, exists: true, values: plain };
-  const y = await readOptionalYaml(paths.configFile);
-  if (!y) return { file: paths.configFile, exists: false, values: {} };
+export async function loadConfig(paths: Paths, cache?: ValidatedCache): Promise<LoadedConfig> {
+  const file = paths.configFile;
+  const text = readOptionalText(file);
+  if (text === undefined) return { file, exists: false, values: {} };
+  const cached = cache?.get('config', text);
+  if (cached) return { file, exists: true, values: cached };
+  const y = await parseConfigText(file, text);
   const data = expectMapping(y, ExitCode.usage);
   const spelledAs = aliasSpellings(data, GLOBAL_ALIASES);
   const issues: ConfigIssue[] = normalizeAliases(y, data, GLOBAL_ALIASES);
@@ -103,42 +95,35 @@ export async function loadConfig(paths: Paths): Promise<LoadedConfig> {
   if (!parsed.success)
     issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ALL_CONFIG_KEYS }));
   if (issues.length || !parsed.success) throw new ConfigError(issues, { exitCode: ExitCode.usage });
-  return { file: paths.configFile, exists: true, values: parsed.data };
+  cache?.put('config', text, parsed.data, secretRanges(y, GLOBAL_ALIASES));
+  return { file, exists: true, values: parsed.data };
 }
 
 /** Reads secrets.yml (field hub_token, alias github_token) and warns when others can read it. */
-export async function loadSecrets(paths: Paths): Promise<LoadedSecrets> {
-  const plain = plainValues(paths.secretsFile, SECRET_ALIASES, plainSecretsValues);
-  if (plain === 'missing')
-    return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
-  const hubToken = plain ? (plain.hub_token as string | undefined) : await checkedSecrets(paths.secretsFile);
-  if (hubToken === null) return { file: paths.secretsFile, exists: false, hubToken: undefined, warnings: [] };
+export async function loadSecrets(paths: Paths, cache?: ValidatedCache): Promise<LoadedSecrets> {
+  const file = paths.secretsFile;
+  const text = readOptionalText(file);
+  if (text === undefined) return { file, exists: false, hubToken: undefined, warnings: [] };
+  const values = cache?.get('secrets', text) ?? (await checkedSecrets(file, text, cache));
   const warnings: string[] = [];
-  const st = await stat(paths.secretsFile);
+  const st = await stat(file);
   if ((st.mode & 0o077) !== 0) {
     warnings.push(
-      `${paths.secretsFile} is readable by group or others (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${paths.secretsFile}`,
+      `${file} is readable by group or others (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
     );
   }
-  return { file: paths.secretsFile, exists: true, hubToken, warnings };
+  return { file, exists: true, hubToken: values.hub_token as string | undefined, warnings };
 }
 
 const SECRET_ALIASES: ReadonlyMap<string, string> = new Map([['github_token', 'hub_token']]);
 
-// secrets.yml's values as secretsSchema yields them, when it certainly accepts them: nothing, or a
-// token that is not empty.
-function plainSecretsValues(data: Record<string, unknown>): Record<string, unknown> | undefined {
-  const keys = Object.keys(data);
-  if (keys.length === 0) return {};
-  if (keys.length !== 1 || keys[0] !== 'hub_token') return undefined;
-  const token = data.hub_token;
-  return typeof token === 'string' && token.trim() !== '' ? { hub_token: token.trim() } : undefined;
-}
-
-// secrets.yml through the yaml library and the schema: its token; null when there is no file.
-async function checkedSecrets(file: string): Promise<string | undefined | null> {
-  const y = await readOptionalYaml(file);
-  if (!y) return null;
+// secrets.yml through the yaml library and the schema: its values.
+async function checkedSecrets(
+  file: string,
+  text: string,
+  cache: ValidatedCache | undefined,
+): Promise<Record<string, unknown>> {
+  const y = await parseConfigText(file, text);
   const data = expectMapping(y, ExitCode.usage);
   const spelledAs = aliasSpellings(data, SECRET_ALIASES);
   const issues = normalizeAliases(y, data, SECRET_ALIASES);
@@ -147,5 +132,6 @@ async function checkedSecrets(file: string): Promise<string | undefined | null> 
   if (!parsed.success)
     issues.push(...zodIssues(y, parsed.error, { spelledAs, knownKeys: () => ['hub_token', 'github_token'] }));
   if (issues.length || !parsed.success) throw new ConfigError(issues, { exitCode: ExitCode.usage });
-  return parsed.data.hub_token;
+  cache?.put('secrets', text, parsed.data, secretRanges(y, SECRET_ALIASES));
+  return parsed.data;
 }

@@ -2,58 +2,18 @@ import { firstControlChar } from '../core/control-chars.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import type { RecipeLocation } from './discover.js';
 import { aliasMap, GLOBAL_FIELDS } from './fields.js';
-import { expectMapping } from './load-config.js';
+import { expectMapping, secretRanges } from './load-config.js';
 import { placeholderIssues } from './placeholders.js';
 import { checkRecipe } from './recipe-checks.js';
-import { RECIPE_FIELDS, RECIPE_KEYS, STRATEGY_KEYS } from './recipe-fields.js';
-import type { recipeSchema } from './schema.js';
+import { RECIPE_KEYS, STRATEGY_KEYS } from './recipe-fields.js';
 import { aliasSpellings, normalizeAliases, zodIssues } from './validate-yaml.js';
 import { strategyAlias } from './strategy-aliases.js';
-import { readSmallFileSync } from '../core/small-file.js';
-import { readPlainYaml } from './plain-yaml.js';
-import { plainRecipeValues } from './plain-recipe.js';
-import {
-  documentlessYamlFile,
-  issueAt,
-  MAX_YAML_BYTES,
-  NeedsDocument,
-  readYamlFile,
-  type YamlFile,
-} from './yaml-file.js';
+import type { ValidatedCache } from './validated-cache.js';
+import { issueAt, parseYamlText, readYamlText, type YamlFile } from './yaml-file.js';
 
 const RECIPE_ALIASES = aliasMap(GLOBAL_FIELDS);
 const ALL_RECIPE_KEYS = [...RECIPE_KEYS, ...RECIPE_ALIASES.keys()];
 const GLOBAL_ONLY_KEYS: string[] = GLOBAL_FIELDS.filter((f) => f.globalOnly).map((f) => f.key);
-const REQUIRED_KEYS: string[] = RECIPE_FIELDS.filter((f) => f.required).map((f) => f.key);
-const SCHEMA_KEYS = new Set(RECIPE_KEYS);
-
-type RecipeSchema = typeof recipeSchema;
-type SchemaResult = ReturnType<RecipeSchema['safeParse']>;
-
-/** Schemas of the key sets recipes use, so that the fast path validates only the keys a recipe has. */
-const narrowSchemas = new Map<string, RecipeSchema>();
-const MAX_NARROW_SCHEMAS = 64;
-
-/**
- * The recipe schema restricted to `data`'s known keys and the required ones. For this input it
- * accepts and yields exactly what the whole schema does: a field that is absent and optional is
- * left out of the output by both, and the object has no checks across fields. Unknown keys stay
- * unknown to it (the strict object refuses them). Most recipes share a few key sets.
- */
-async function narrowRecipeSchema(data: Record<string, unknown>): Promise<RecipeSchema> {
-  const { recipeSchema } = await import('./schema.js');
-  const known = Object.keys(data).filter((k) => SCHEMA_KEYS.has(k));
-  const keys = [...new Set([...REQUIRED_KEYS, ...known])].sort();
-  const id = keys.join('\n');
-  let schema = narrowSchemas.get(id);
-  if (!schema) {
-    if (narrowSchemas.size >= MAX_NARROW_SCHEMAS) return recipeSchema;
-    const mask = Object.fromEntries(keys.map((k) => [k, true] as const));
-    schema = recipeSchema.pick(mask);
-    narrowSchemas.set(id, schema);
-  }
-  return schema;
-}
 
 /** A recipe's validated raw values (canonical keys). */
 export interface ParsedRecipe {
@@ -64,75 +24,43 @@ export interface ParsedRecipe {
 /**
  * Reads, validates and checks one recipe; any problem throws a ConfigError listing every issue.
  * `seen.name` receives the recipe's `name:` as soon as it is read, so a broken recipe is still
- * known by it.
+ * known by it. A recipe validated before (same bytes, same tool) comes from `cache`, and a newly
+ * valid one goes into it, unless its checks read other files (a resolver script).
  */
 export async function loadRecipe(
   location: RecipeLocation,
   seen: { name?: string } = {},
+  cache?: ValidatedCache,
 ): Promise<ParsedRecipe> {
-  const fast = await loadPlainRecipe(location, seen);
-  if (fast) return fast;
-  let y: YamlFile;
+  let text: string;
   try {
-    y = await readYamlFile(location.file);
+    text = readYamlText(location.file);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError([
       { file: location.file, line: 1, col: 1, message: `cannot read: ${(err as Error).message}` },
     ]);
   }
+  const cached = cache?.get('recipe', text);
+  if (cached) {
+    noteName(seen, cached.name);
+    return { location, values: cached };
+  }
+  const y = await parseYamlText(location.file, text);
   const { values, issues } = await checkedValues(y, location, seen);
-  if (issues.length) throw new ConfigError(dedupe(issues));
-  return { location, values: values as Record<string, unknown> };
+  if (issues.length || !values) throw new ConfigError(dedupe(issues));
+  if (!readsOtherFiles(values)) cache?.put('recipe', text, values, secretRanges(y, RECIPE_ALIASES));
+  return { location, values };
 }
 
-/**
- * The fast path for a valid recipe in plain YAML (see plain-yaml.ts): the same checks on the same
- * values, without building the library's document. Anything else — a file it cannot read, YAML
- * outside the subset, or any issue at all — answers undefined, and the full path runs from the
- * start, so every message about a recipe comes from the full path.
- */
-async function loadPlainRecipe(
-  location: RecipeLocation,
-  seen: { name?: string },
-): Promise<ParsedRecipe | undefined> {
-  let text: string;
-  try {
-    const read = readSmallFileSync(location.file, MAX_YAML_BYTES);
-    if (read.kind !== 'text') return undefined;
-    text = read.text;
-  } catch {
-    return undefined;
-  }
-  const data = readPlainYaml(text);
-  if (!data) return undefined;
-  try {
-    const { values, issues } = await checkedValues(
-      documentlessYamlFile(location.file, text, data),
-      location,
-      seen,
-      parsePlain,
-    );
-    return issues.length || !values ? undefined : { location, values };
-  } catch (err) {
-    // An issue being positioned: the full path finds it again, with the document.
-    if (err instanceof NeedsDocument) return undefined;
-    throw err;
-  }
+// The checks of a script recipe read its script (recipe-checks.ts, placeholders.ts): its verdict
+// depends on more than the recipe's bytes.
+function readsOtherFiles(values: Record<string, unknown>): boolean {
+  return (values.strategy as Record<string, unknown> | undefined)?.strategy === 'script';
 }
 
-// The fast path's schema: hand-written checks of the commonest shape (plain-recipe.ts), else the
-// schema narrowed to the recipe's keys. Both yield what the whole schema does.
-async function parsePlain(data: Record<string, unknown>): Promise<SchemaResult> {
-  const values = plainRecipeValues(data);
-  if (values) return { success: true, data: values };
-  return (await narrowRecipeSchema(data)).safeParse(data);
-}
-
-// The full path's schema, loaded (with zod) on first use.
-async function parseWhole(data: Record<string, unknown>): Promise<SchemaResult> {
-  const { recipeSchema } = await import('./schema.js');
-  return recipeSchema.safeParse(data);
+function noteName(seen: { name?: string }, name: unknown): void {
+  if (typeof name === 'string' && name.trim() !== '' && firstControlChar(name) === -1) seen.name = name;
 }
 
 // A key typed at the wrong level: a recipe field under `strategy:`, or a strategy field at the top.
@@ -162,11 +90,9 @@ async function checkedValues(
   y: YamlFile,
   location: RecipeLocation,
   seen: { name?: string },
-  parse: (data: Record<string, unknown>) => Promise<SchemaResult> = parseWhole,
 ): Promise<{ values: Record<string, unknown> | undefined; issues: ConfigIssue[] }> {
   const data = expectMapping(y);
-  if (typeof data.name === 'string' && data.name.trim() !== '' && firstControlChar(data.name) === -1)
-    seen.name = data.name;
+  noteName(seen, data.name);
   const spelledAs = aliasSpellings(data, RECIPE_ALIASES);
   const issues: ConfigIssue[] = normalizeAliases(y, data, RECIPE_ALIASES);
   for (const key of GLOBAL_ONLY_KEYS.filter((k) => k in data)) {
@@ -183,7 +109,9 @@ async function checkedValues(
     );
     delete data[key];
   }
-  const parsed = await parse(data);
+  // The schema (and zod) load with the first recipe that is not in the cache.
+  const { recipeSchema } = await import('./schema.js');
+  const parsed = recipeSchema.safeParse(data);
   if (!parsed.success) {
     issues.push(
       ...zodIssues(y, parsed.error, {

@@ -9,7 +9,7 @@ import type * as Yaml from 'yaml';
 import * as z from 'zod';
 import { ConfigError, ExitCode, KeeperError, type ConfigIssue } from '../core/errors.js';
 import { readSmallFileSync } from '../core/small-file.js';
-import { LOCK_ENTRY_KEYS, readLockText } from './lock-text.js';
+import { ValidatedCache } from './validated-cache.js';
 import { parseYamlText, positionOf } from './yaml-file.js';
 
 /** The lock file's name in the config dir. */
@@ -73,7 +73,19 @@ export interface LockFile {
   apps: Record<string, LockEntry>;
 }
 
-const ENTRY_KEYS = LOCK_ENTRY_KEYS satisfies readonly (keyof LockEntry)[];
+/** The keys of an entry, in the order `lock` writes them. */
+const ENTRY_KEYS = [
+  'source',
+  'version',
+  'tag',
+  'identity',
+  'asset',
+  'url',
+  'size',
+  'sha256',
+  'signing_key',
+  'provenance_signer',
+] as const satisfies readonly (keyof LockEntry)[];
 
 const HEADER =
   '# appimage-keeper lock file: written by `appimage-keeper lock`, installed by `update --locked`.\n' +
@@ -95,8 +107,12 @@ export async function renderLockFile(lock: LockFile): Promise<string> {
   return HEADER + stringify({ lock_version: 1, apps }, { lineWidth: 0, minContentWidth: 0 });
 }
 
-/** Reads the lock file; undefined when there is none. Anything else wrong is a positioned ConfigError. */
-export async function readLockFile(file: string): Promise<LockFile | undefined> {
+/**
+ * Reads the lock file; undefined when there is none. Anything else wrong is a positioned ConfigError.
+ * With `cacheDir`, a lock validated before (same bytes, same tool) is taken from the validated
+ * cache there, and a newly valid one goes into it.
+ */
+export async function readLockFile(file: string, cacheDir?: string): Promise<LockFile | undefined> {
   let read: ReturnType<typeof readSmallFileSync>;
   try {
     read = readSmallFileSync(file, MAX_LOCK_BYTES);
@@ -109,26 +125,33 @@ export async function readLockFile(file: string): Promise<LockFile | undefined> 
   if (read.kind === 'not-regular') throw lockIssue(file, 'not a regular file');
   if (read.kind === 'too-large')
     throw lockIssue(file, `larger than ${MAX_LOCK_BYTES >> 20} MiB; not a lock file`);
-  // The shape `lock` writes is read without the yaml library; anything else, or any problem
-  // (which needs positions), goes through the library.
-  const plain = readLockText(read.text);
-  if (plain) {
-    const fast = lockSchema.safeParse(plain);
-    if (fast.success) return { apps: fast.data.apps };
+  const cache = cacheDir === undefined ? undefined : ValidatedCache.open(cacheDir);
+  const cached = cache?.get('lock', read.text);
+  if (cached) return { apps: cached.apps as LockFile['apps'] };
+  let y;
+  try {
+    y = await parseYamlText(file, read.text);
+  } catch (err) {
+    // A syntax error or an alias bomb: the same error as a schema problem.
+    if (err instanceof ConfigError)
+      throw new ConfigError(err.issues, { hint: LOCK_HINT, exitCode: ExitCode.usage });
+    throw err;
   }
-  const y = await parseYamlText(file, read.text);
   const parsed = lockSchema.safeParse(y.data);
-  if (parsed.success) return { apps: parsed.data.apps };
+  if (parsed.success) {
+    cache?.put('lock', read.text, parsed.data);
+    await cache?.save();
+    return { apps: parsed.data.apps };
+  }
   const issues: ConfigIssue[] = parsed.error.issues.slice(0, 20).map((issue) => {
     const pos = positionOf(y, issue.path, { key: issue.code === 'unrecognized_keys' });
     const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
     return { file, line: pos.line, col: pos.col, message: `${where}${issue.message}` };
   });
-  throw new ConfigError(issues, {
-    hint: 'fix the lock file or write it again with `appimage-keeper lock`',
-    exitCode: ExitCode.usage,
-  });
+  throw new ConfigError(issues, { hint: LOCK_HINT, exitCode: ExitCode.usage });
 }
+
+const LOCK_HINT = 'fix the lock file or write it again with `appimage-keeper lock`';
 
 function lockIssue(file: string, message: string): ConfigError {
   return new ConfigError([{ file, line: 1, col: 1, message }], { exitCode: ExitCode.usage });

@@ -9,6 +9,7 @@ import { effectiveAppSettings, effectiveGlobal } from './settings.js';
 import { tokenScopeWarnings } from './token-scope-warnings.js';
 import { sameSourceWarnings } from './same-source-warnings.js';
 import type { AppSettings, GlobalSettings } from './types.js';
+import { ValidatedCache } from './validated-cache.js';
 import { compareNames } from '../core/compare-names.js';
 import type { EntryMemo, Finding } from '../core/root-only.js';
 
@@ -42,19 +43,21 @@ export async function loadWorkspace(paths: Paths, processEnv: NodeJS.ProcessEnv)
   // Read once: each read of process.env asks the C library, and every recipe reads the token
   // variables and HOME again.
   const env: NodeJS.ProcessEnv = { ...processEnv };
-  const config = await loadConfig(paths);
-  const secrets = await loadSecrets(paths);
+  const cache = ValidatedCache.open(paths.cacheDir);
+  const config = await loadConfig(paths, cache);
+  const secrets = await loadSecrets(paths, cache);
   const global = effectiveGlobal(config.values, paths, env);
   const warnings = [...secrets.warnings];
   const { recipes: locations, skipped } = discoverRecipeFiles(paths.appsDir);
   // One recipe after another: each one's intermediate values (text, parsed YAML, checks) die young.
   // Loading them all at once kept every recipe's in flight across collections, which cost about
-  // as much as the loading itself (a plain recipe never waits on I/O: its read is synchronous).
+  // as much as the loading itself (a recipe never waits on I/O: its read is synchronous).
   const apps: AppEntry[] = [];
   const notRootOnly: Finding[] = [];
   // Root acts on what a system recipe says: loaded only for that layout (user start-up is measured).
   const guard = paths.layout === 'system' ? await rootOnlyGuard(notRootOnly) : undefined;
-  for (const loc of locations) apps.push(await loadEntry(loc, global, env, secrets.hubToken, guard));
+  for (const loc of locations) apps.push(await loadEntry(loc, global, env, secrets.hubToken, cache, guard));
+  await cache.save();
   markDuplicates(apps);
   const tokenFromFile = apps.some((a) => a.ok && a.settings.token?.source === 'config.yml');
   if (tokenFromFile) {
@@ -89,12 +92,13 @@ async function loadEntry(
   global: GlobalSettings,
   env: NodeJS.ProcessEnv,
   secretsToken: string | undefined,
+  cache: ValidatedCache,
   guard: RootOnlyGuard | undefined,
 ): Promise<AppEntry> {
   const seen: { name?: string } = {};
   try {
     guard?.(loc.file);
-    const recipe = await loadRecipe(loc, seen);
+    const recipe = await loadRecipe(loc, seen, cache);
     const settings = effectiveAppSettings({
       global,
       recipe: recipe.values,

@@ -15,9 +15,8 @@ export interface YamlFile {
 
 type YamlLibrary = typeof Yaml;
 
-// The yaml library is most of the config layer's code and a valid recipe in plain YAML never needs
-// it (plain-yaml.ts): it is loaded by the first full parse. A document, and so every position,
-// exists only after that.
+// The yaml library is most of the config layer's code and a file found in the validated cache
+// (validated-cache.ts) never needs it: it is loaded by the first parse.
 let library: YamlLibrary | undefined;
 
 async function yamlLibrary(): Promise<YamlLibrary> {
@@ -32,27 +31,6 @@ function loadedLibrary(): YamlLibrary {
   return library;
 }
 
-/** Thrown by a YamlFile read without its document when something asks for a position in it. */
-export class NeedsDocument extends Error {}
-
-/**
- * A YamlFile for `data` already read from `text` by plain-yaml.ts, without the library's document:
- * asking for a position throws NeedsDocument (the caller then parses the file in full).
- */
-export function documentlessYamlFile(file: string, text: string, data: unknown): YamlFile {
-  return {
-    file,
-    data,
-    text,
-    get doc(): Document {
-      throw new NeedsDocument(file);
-    },
-    get lineCounter(): LineCounter {
-      throw new NeedsDocument(file);
-    },
-  };
-}
-
 /** Parses YAML text; syntax errors become positioned ConfigErrors. */
 export async function parseYamlText(file: string, text: string): Promise<YamlFile> {
   const { LineCounter, parseDocument } = await yamlLibrary();
@@ -63,9 +41,18 @@ export async function parseYamlText(file: string, text: string): Promise<YamlFil
     return { file, line: pos.line, col: pos.col, message: yamlMessage(e.message) };
   });
   if (issues.length) throw new ConfigError(issues);
-  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    // The library's only refusal here: aliases expanding past the count (a billion laughs).
+    throw positioned(file, `aliases expand too far (a YAML alias bomb?); refused before expanding them`);
+  }
   return { file, data: data ?? {}, doc, lineCounter, text };
 }
+
+/** How many nodes one alias may stand for: a recipe's few aliases stay far below it, a bomb does not. */
+const MAX_ALIAS_COUNT = 100;
 
 /** A recipe or config.yml larger than this is surely something else: refused before it is read. */
 export const MAX_YAML_BYTES = 1 << 20;
@@ -74,20 +61,50 @@ function positioned(file: string, message: string): ConfigError {
   return new ConfigError([{ file, line: 1, col: 1, message }]);
 }
 
-/** Reads and parses a YAML file from disk (a regular file of at most MAX_YAML_BYTES). */
-export async function readYamlFile(file: string): Promise<YamlFile> {
+/**
+ * The text of a YAML file on disk (a regular file of at most MAX_YAML_BYTES); a missing file
+ * keeps its ENOENT, anything else wrong is a ConfigError at 1:1.
+ */
+export function readYamlText(file: string): string {
   // Synchronous (see readSmallFileSync): 200 recipes read through the thread pool left about 40 ms
   // of idle start-up, measured.
   const read = readSmallFileSync(file, MAX_YAML_BYTES);
   if (read.kind === 'not-regular') throw positioned(file, 'not a regular file');
   if (read.kind === 'too-large')
     throw positioned(file, `larger than ${MAX_YAML_BYTES >> 10} KiB; this is not a recipe or config file`);
-  return parseYamlText(file, read.text);
+  return read.text;
+}
+
+/** Reads and parses a YAML file from disk (a regular file of at most MAX_YAML_BYTES). */
+export async function readYamlFile(file: string): Promise<YamlFile> {
+  return parseYamlText(file, readYamlText(file));
 }
 
 // The yaml library appends a code frame to some messages; keep the first line only.
 function yamlMessage(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * The source offsets of the values of a top-level mapping's keys that `pick` names (by its
+ * canonical key: `pick(spelling)`), for the validated cache to find a secret's value in the text.
+ */
+export function topLevelValueRanges(
+  y: YamlFile,
+  pick: (spelling: string) => string | undefined,
+): Record<string, readonly [number, number] | undefined> {
+  const { isMap, isNode, isScalar } = loadedLibrary();
+  const out: Record<string, readonly [number, number] | undefined> = {};
+  const root = y.doc.contents;
+  if (!isMap(root)) return out;
+  for (const pair of root.items) {
+    if (!isScalar(pair.key)) continue;
+    const key = pick(String(pair.key.value));
+    if (key === undefined) continue;
+    const range = isNode(pair.value) ? pair.value.range : undefined;
+    out[key] = range ? [range[0], range[1]] : undefined;
+  }
+  return out;
 }
 
 /** Where to point inside the node at a path. */
@@ -107,7 +124,6 @@ export function positionOf(
   path: readonly PropertyKey[],
   options: PositionOptions = {},
 ): { line: number; col: number } {
-  // The document first: a file read without one throws NeedsDocument here.
   let node: unknown = y.doc.contents;
   const { isMap, isNode, isScalar, isSeq } = loadedLibrary();
   let best: unknown = y.doc.contents;

@@ -4,7 +4,7 @@ import { MAX_STATE_FILE_BYTES, readLocalJson } from './local-json.js';
 /** Outcome of reading a versioned JSON file: its data, or why it was set aside. */
 export type JsonLoad<T> =
   | { kind: 'missing' }
-  | { kind: 'ok'; data: T }
+  | { kind: 'ok'; data: T; text: string }
   | { kind: 'corrupt'; movedTo: string | undefined; reason: string };
 
 /**
@@ -20,7 +20,7 @@ export async function readJsonFile<T>(
 ): Promise<JsonLoad<T>> {
   const read = readLocalJson(path, MAX_STATE_FILE_BYTES);
   if (read.kind === 'missing') return { kind: 'missing' };
-  if (read.kind === 'ok' && check(read.value)) return { kind: 'ok', data: read.value };
+  if (read.kind === 'ok' && check(read.value)) return { kind: 'ok', data: read.value, text: read.text };
   const reason = read.kind === 'bad' ? read.reason : 'unexpected structure or schema version';
   if (readOnly) return { kind: 'corrupt', movedTo: undefined, reason };
   const stamp = now.toISOString().replace(/[:.]/g, '-');

@@ -15,7 +15,7 @@ export const LOCAL_JSON_LIMITS: JsonLimits = { maxDepth: 64, maxValues: 1_000_00
 
 /** A file's parsed JSON, its absence, or why it could not be used. */
 export type LocalJson =
-  { kind: 'missing' } | { kind: 'ok'; value: unknown } | { kind: 'bad'; reason: string };
+  { kind: 'missing' } | { kind: 'ok'; value: unknown; text: string } | { kind: 'bad'; reason: string };
 
 /**
  * Reads and parses `path` (at most `maxBytes`); a missing file is `missing`, one too large, not
@@ -32,5 +32,7 @@ export function readLocalJson(path: string, maxBytes: number, limits = LOCAL_JSO
   if (file.kind === 'not-regular') return { kind: 'bad', reason: 'not a regular file' };
   if (file.kind === 'too-large') return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
   const parsed = parseJsonWithin(file.text, limits);
-  return parsed.ok ? { kind: 'ok', value: parsed.value } : { kind: 'bad', reason: parsed.message };
+  return parsed.ok
+    ? { kind: 'ok', value: parsed.value, text: file.text }
+    : { kind: 'bad', reason: parsed.message };
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { EventSink } from '../core/events.js';
 import { writeFileAtomic } from '../core/atomic-files.js';
 import { readJsonFile } from './json-file.js';
-import { plainStateValid } from './plain-state.js';
+import { digestHolds, withDigest } from './state-digest.js';
 import type { AppState, CacheData, CachedResponse, RateLimitWindow, RunRecord, StateData } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -69,9 +69,10 @@ export class StateStore {
           : `state file ${stateFile} is unreadable (${state.reason}); the next update will move it aside`,
       });
     }
-    // The schema (and zod with it) loads only when an entry is not surely valid (plain-state.ts):
-    // reading a sound state file, with or without installed apps, does not pay for it.
-    if (state.kind === 'ok' && hasEntries(state.data) && !plainStateValid(state.data)) {
+    if (state.kind === 'ok') delete (state.data as StateData & { digest?: unknown }).digest;
+    // The schema (and zod with it) loads only for a file this tool did not write as it is now
+    // (state-digest.ts): reading our own state, with or without installed apps, does not pay for it.
+    if (state.kind === 'ok' && hasEntries(state.data) && !digestHolds(state.text)) {
       const { sanitizeState } = await import('./sanitize.js');
       for (const problem of sanitizeState(state.data, now)) {
         emit({
@@ -165,7 +166,7 @@ export class StateStore {
   /** Writes state (and the cache when it changed) atomically. */
   async save(): Promise<void> {
     const root = this.stateFileDir();
-    await writeFileAtomic(this.stateFile, `${JSON.stringify(this.data, null, 2)}\n`, {
+    await writeFileAtomic(this.stateFile, withDigest(JSON.stringify(this.data, null, 2)), {
       root,
       mode: this.stateMode,
     });

@@ -97,15 +97,4 @@ void describe('lock file', () => {
       await refused(await write(`bad-${i}.lock`, text), pattern);
     }
   });
-
-  void test('aliases cannot blow up: a billion-laughs document is refused', async () => {
-    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 0; i < 8; i++)
-      lines.push(
-        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`,
-      );
-    const started = Date.now();
-    await assert.rejects(readLockFile(await write('laughs.lock', lines.join('\n'))));
-    assert.ok(Date.now() - started < 2000);
-  });
 });

@@ -69,12 +69,9 @@ void describe('release tarball', () => {
     const chunks = files.filter((f) => f.startsWith('dist/chunks/'));
     assert.ok(chunks.includes('dist/chunks/cli.mjs'), 'the CLI the launcher imports');
     for (const c of chunks) assert.match(c, /^dist\/chunks\/[\w-]+\.mjs(\.map)?$/);
-    // The libraries the quick bundle may require, one CommonJS file each.
-    const vendor = files.filter((f) => f.startsWith('dist/vendor/'));
-    for (const v of vendor) assert.match(v, /^dist\/vendor\/[\w.+-]+\.cjs$/);
-    for (const lib of ['zod', 'yaml']) assert.ok(vendor.includes(`dist/vendor/${lib}.cjs`), lib);
+    // One copy of each library, in the chunks: no second bundle beside them.
     assert.deepEqual(
-      files.filter((f) => !chunks.includes(f) && !vendor.includes(f)),
+      files.filter((f) => !chunks.includes(f)),
       [
         'LICENSE',
         'README.md',
@@ -84,8 +81,6 @@ void describe('release tarball', () => {
         'dist/completions/_appimage-keeper',
         'dist/completions/appimage-keeper.bash',
         'dist/completions/appimage-keeper.fish',
-        'dist/quick.cjs',
-        'dist/quick.cjs.map',
         'package.json',
       ],
     );
@@ -97,21 +92,21 @@ void describe('release tarball', () => {
     const r = await runCli(['--version'], { program: join(prefix, 'bin', 'appimage-keeper'), env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${pkg.version}\n`);
-    // `validate` runs from the quick bundle beside the launcher, reached through npm's bin link.
-    const quickHome = await makeTmpHome();
+    // `validate` loads the CLI's chunks beside the launcher, reached through npm's bin link.
+    const home2 = await makeTmpHome();
     try {
-      await quickHome.writeRecipe(
+      await home2.writeRecipe(
         'alpha',
         'name: alpha\nstrategy:\n  strategy: forge\n  repository: https://github.com/example/alpha\n',
       );
       const validate = await runCli(['validate'], {
         program: join(prefix, 'bin', 'appimage-keeper'),
-        env: quickHome.env,
+        env: home2.env,
       });
       assert.equal(validate.code, 0, validate.stderr);
       assert.match(validate.stdout, /^1 valid, 0 invalid$/m);
     } finally {
-      await quickHome.cleanup();
+      await home2.cleanup();
     }
     // Through npm's bin link the launcher still finds its completion scripts (the real folder).
     const completion = await runCli(['completion', 'zsh'], {

@@ -1,6 +1,6 @@
 /**
  * What a run of the built CLI loads: a loader hook (ES modules) and a preloaded wrapper of
- * CommonJS's compile step (the launcher, the quick bundle and dist/vendor/) in the CLI's own
+ * CommonJS's compile step (the launcher) in the CLI's own
  * process record every file it loads, and esbuild's `// path` markers in those files name the
  * sources and libraries bundled into them. For the start-up tests (commands load only what they use).
  */

@@ -7,7 +7,6 @@
  */
 import { Writable } from 'node:stream';
 import { runCli as runCliIo } from '../../src/main.js';
-import { runQuick } from '../../src/cli/quick-run.js';
 import type { CliIo } from '../../src/cli/invocation.js';
 import type { CliRun } from './run-cli.js';
 
@@ -34,32 +33,10 @@ class TextSink extends Writable {
 /** Runs `appimage-keeper args` in-process and collects its exit code and output. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
 export async function runInProcess<T = any>(args: string[], opts: InProcessOptions): Promise<CliRun<T>> {
-  // runCli runs every command line, so there is always a run.
-  return (await runWith<T>(runCliIo, args, opts)) as CliRun<T>;
-}
-
-/**
- * Runs `args` the way the npm launcher does for `list` and `validate` (src/cli/quick-run.ts,
- * without commander); undefined when the quick path hands the command line to the full CLI.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as runCli: any JSON document
-export function runQuickInProcess<T = any>(
-  args: string[],
-  opts: InProcessOptions,
-): Promise<CliRun<T> | undefined> {
-  return runWith<T>(runQuick, args, opts);
-}
-
-// Runs `runner` on sinks of its own; undefined when it declined the command line.
-async function runWith<T>(
-  runner: (io: CliIo) => Promise<number> | undefined,
-  args: string[],
-  opts: InProcessOptions,
-): Promise<CliRun<T> | undefined> {
   const stdout = new TextSink();
   const stderr = new TextSink();
-  const running = runner({ argv: args, env: opts.env, stdout, stderr });
-  if (running === undefined) return undefined;
+  const io: CliIo = { argv: args, env: opts.env, stdout, stderr };
+  const running = runCliIo(io);
   const timeoutMs = opts.timeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { KeeperEvent } from '../../src/core/events.js';
 import { writeFileAtomic } from '../../src/core/atomic-files.js';
 import { StateStore } from '../../src/state/store.js';
+import { installedRecord } from '../helpers/state-file.js';
 
 const NOW = new Date('2026-03-04T05:06:07.089Z');
 
@@ -117,6 +118,33 @@ void describe('state store', () => {
       }),
     );
     assert.equal(store.app('a')?.lastCheck, 'x');
+  });
+
+  void test('state.json we wrote is not validated again; once edited, it is', async () => {
+    const dir = await freshDir();
+    const store = await StateStore.load(dir, NOW, collector().emit);
+    // An entry the schema refuses (a relative file): only a digest that vouches for the bytes
+    // can let it through unchecked.
+    const installed = installedRecord('relative');
+    store.updateApp('vouched', 'forge', () => ({ strategy: 'forge', installed }));
+    await store.save();
+    const written = await readFile(join(dir, 'state.json'), 'utf8');
+    assert.match(written, /^\{\n {2}"digest": "[A-Za-z0-9_-]{43}",\n {2}"schema": 1,/);
+    const same = collector();
+    const again = await StateStore.load(dir, NOW, same.emit);
+    assert.deepEqual(same.events, []);
+    assert.ok(again.app('vouched'));
+    assert.equal('digest' in again.snapshot(), false);
+    for (const edited of [
+      written.replace('\n  "apps"', '\n   "apps"'),
+      written.replace(/"digest": "[^"]*"/, `"digest": "${'A'.repeat(43)}"`),
+    ]) {
+      await writeFile(join(dir, 'state.json'), edited);
+      const c = collector();
+      const checked = await StateStore.load(dir, NOW, c.emit);
+      assert.equal(checked.app('vouched'), undefined);
+      assert.ok(c.events.some((e) => e.type === 'warning' && e.code === 'STATE_ENTRY_INVALID'));
+    }
   });
 
   void test('saving leaves only state.json and cache.json: no temp files', async () => {

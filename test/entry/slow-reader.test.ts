@@ -1,7 +1,7 @@
 /**
- * `list` and `validate` on the quick path print more than a pipe holds to a reader slower than
- * the command, whole and with their exit code (ending the process as soon as the command was done
- * cut such output at 64 KB: docs/decisions.md, "Start-up").
+ * `list` and `validate` print more than a pipe holds to a reader slower than the command, whole
+ * and with their exit code (ending the process as soon as the command was done once cut such
+ * output at 64 KB: docs/decisions.md, "Start-up").
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
