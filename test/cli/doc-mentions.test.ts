@@ -87,6 +87,8 @@ function mentionsIn(file: string, snippet: string): Mention[] {
       if (raw.startsWith('[') && !raw.startsWith('[-')) continue;
       const t = raw.replace(/^\[/, '');
       if (t === '' || STOP.test(t) || t === 'appimage-keeper') break;
+      // After `--` every word is an argument, however it starts (`add -- -rf`).
+      if (t === '--') break;
       if (t.startsWith('-')) {
         const flag = t.replace(/[=\]),.].*$/, '');
         if (/^--?[a-zA-Z][\w-]*$/.test(flag)) flags.push(flag);
