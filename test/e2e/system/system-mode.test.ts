@@ -31,6 +31,16 @@ function modes(r: StepResult | undefined): Map<string, { mode: string; user: str
   return map;
 }
 
+/** The system config.yml of these tests: the sim is the hub, and apps get a symlink. */
+function configText(sim: Sim): string {
+  return [
+    `hub_release_api_url: ${sim.hubApiUrl}`,
+    `hub_release_web_url: ${sim.url}`,
+    'hub_proxy: false',
+    'create_symlinks: true',
+  ].join('\n');
+}
+
 const skip = await namespaceUnavailable();
 if (skip) console.log(`# skipping the --system end-to-end tests: ${skip}`);
 
@@ -68,12 +78,7 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
     const source = join(incoming, 'source.bin');
     await writeFile(source, await fixtureAppImage(NAME, '1.0.0'));
     const file = join(incoming, `${NAME}-1.0.0-x86_64.AppImage`);
-    const config = [
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      'create_symlinks: true',
-    ].join('\n');
+    const config = configText(sim);
     const find = `find /opt/appimages /usr/local/bin /usr/local/share -printf '%m %u %y %p\\n'`;
     const r = await runInSystemNamespace(
       [
@@ -134,12 +139,7 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
   });
 
   void test('root under umask 077: 0755/0644 root files, nobody runs the app, doctor and schedule', async () => {
-    const config = [
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      'create_symlinks: true',
-    ].join('\n');
+    const config = configText(sim);
     const recipe = [
       `name: ${APP}`,
       'strategy:',
