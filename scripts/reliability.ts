@@ -130,7 +130,7 @@ const SUITES: Suite[] = [
     kind: 'fault',
     name: '--system permissions',
     covers:
-      'root under umask 077 in a private mount namespace: 0755/0644 root files; another user refused; group-writable storage fails doctor; a config others can change is refused (SYSTEM_CONFIG_UNSAFE)',
+      'root under umask 077 in a private mount namespace: 0755/0644 root files after update, adopt, rollback and re-integration; another user refused; group-writable storage fails doctor; a config others can change is refused (SYSTEM_CONFIG_UNSAFE)',
     files: ['test/e2e/system/system-mode.test.ts'],
   },
   {

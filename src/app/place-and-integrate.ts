@@ -5,7 +5,8 @@
  * download, a two-way swap, a move or copy that never replaces anything) and is passed in; the
  * conditions around it are decided here, once.
  */
-import { access, constants, lstat, mkdir } from 'node:fs/promises';
+import { access, constants, lstat } from 'node:fs/promises';
+import { makeManagedDir } from '../core/file-modes.js';
 import { join } from 'node:path';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
@@ -59,7 +60,7 @@ export function targetPath(settings: AppSettings, version: string): string {
 /** Makes sure storage_dir exists and is writable (before spending bandwidth, or moving a file). */
 export async function prepareStorage(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeManagedDir(dir);
     await access(dir, constants.W_OK);
   } catch (err) {
     throw new KeeperError('STORAGE_NOT_WRITABLE', `storage_dir ${dir} is not writable`, {

@@ -4,6 +4,7 @@ import { sha256File } from '../appimage/verify.js';
 import type { AppSettings } from '../config/types.js';
 import { KeeperError } from '../core/errors.js';
 import { ensureDirBelow } from '../core/no-follow.js';
+import { setManagedMode } from '../core/file-modes.js';
 import { deleteManagedFile } from '../install/managed-delete.js';
 import { tempPrefix } from '../install/naming.js';
 import { ownedTempPath } from '../transfer/download/index.js';
@@ -59,8 +60,12 @@ async function swap(s: {
   const stagedRestore = await ownedTempPath(storageDir, tempPrefix(s.name), 'restore');
   const managed = [storageDir];
   try {
-    if (currentPresent) await stage(current.file, stagedCurrent);
+    if (currentPresent) {
+      await stage(current.file, stagedCurrent);
+      await setManagedMode(stagedCurrent, 'appimage');
+    }
     await stage(prev.file, stagedRestore);
+    await setManagedMode(stagedRestore, 'appimage');
     await rename(stagedRestore, target);
     await fsyncDir(storageDir);
     await writeOwnerRecord(target, s.name, prev.sha256, s.profile);

@@ -3,9 +3,10 @@
  * themselves be links (the user's choice), but nothing we create or enter below them may be: a link
  * planted there (`.appimage-keeper-previous -> /elsewhere`) would make us write or delete through it.
  */
-import { constants, lstat, mkdir, open, type FileHandle } from 'node:fs/promises';
+import { chmod, constants, lstat, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { KeeperError } from './errors.js';
+import { managedMode } from './file-modes.js';
 import { shellQuote } from './shell-quote.js';
 
 /** The error for a symlink found where a managed folder's own entry should be. */
@@ -46,14 +47,20 @@ export async function assertNoSymlinkBelow(root: string, path: string): Promise<
  * Creates `dir` and its parents up to `root` as real directories (`root` may be a link and is
  * created with its parents). A symlink at any level below `root` is refused, never followed.
  */
-export async function ensureDirBelow(root: string, dir: string, mode = 0o755): Promise<void> {
+export async function ensureDirBelow(root: string, dir: string, mode = managedMode('folder')): Promise<void> {
   await mkdir(root, { recursive: true });
   for (const entry of entriesBelow(root, dir)) {
-    await mkdir(entry, { mode }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw err;
-    });
+    const made = await mkdir(entry, { mode }).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+        return false;
+      },
+    );
     const st = await lstat(entry);
     if (st.isSymbolicLink()) throw symlinkRefused(entry);
+    // The umask narrows mkdir's mode: a new folder gets it exactly.
+    if (made) await chmod(entry, mode);
   }
 }
 

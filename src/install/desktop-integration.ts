@@ -5,6 +5,7 @@ import { readDesktopAndIcon } from '../appimage/metadata.js';
 import { openAppImage } from '../appimage/open-appimage.js';
 import { refreshDesktopCaches } from './desktop-caches.js';
 import { writeFileAtomic } from '../core/atomic-files.js';
+import { makeManagedDir, managedMode } from '../core/file-modes.js';
 import { pruneEmptyDirs, readIfExists, removeIfExists } from './desktop-fs.js';
 import { DesktopClaims, iconNameOf } from './desktop-claims.js';
 import { OUR_PREFIX, safeUpstreamId } from './desktop-names.js';
@@ -87,8 +88,10 @@ async function installIcon(
     warnings.push(`not overwriting ${target}: it was not installed by appimage-keeper`);
     return undefined;
   }
-  if (existing === undefined || !existing.equals(icon.data))
-    await writeFileAtomic(target, icon.data, { root: iconsRoot(dataHome) });
+  if (existing === undefined || !existing.equals(icon.data)) {
+    await makeManagedDir(iconsRoot(dataHome));
+    await writeFileAtomic(target, icon.data, { root: iconsRoot(dataHome), mode: managedMode('icon') });
+  }
   return target;
 }
 
@@ -153,7 +156,11 @@ export async function integrateDesktop(opts: IntegrateOptions): Promise<Integrat
     env: opts.env,
     iconName: icons.length > 0 ? iconName : undefined,
   });
-  await writeFileAtomic(target.path, serializeDesktopEntry(entry), { root: applicationsDir });
+  await makeManagedDir(applicationsDir);
+  await writeFileAtomic(target.path, serializeDesktopEntry(entry), {
+    root: applicationsDir,
+    mode: managedMode('desktop-entry'),
+  });
 
   const record: IntegrationRecord = { desktopId: target.id, desktopFile: target.path, icons };
   if (opts.previous) await removeStale(opts.previous, record, opts.appName, claims, warnings);

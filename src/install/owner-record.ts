@@ -3,6 +3,7 @@ import { lstat, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { readSmallFileSync } from '../core/small-file.js';
 import { writeFileAtomic } from '../core/atomic-files.js';
+import { managedMode } from '../core/file-modes.js';
 
 // Two profiles (config dirs) may share a storage_dir. Each installed AppImage gets a small record
 // beside it naming the profile that installed it, so that another profile meeting the file at its
@@ -59,7 +60,10 @@ export async function writeOwnerRecord(
   try {
     const record: OwnerRecord = { app, sha256, configDir: profile.configDir, stateDir: profile.stateDir };
     // The storage folder is the root: a symlink at the owners folder is refused, never followed.
-    await writeFileAtomic(ownerRecordPath(file), `${JSON.stringify(record)}\n`, { root: dirname(file) });
+    await writeFileAtomic(ownerRecordPath(file), `${JSON.stringify(record)}\n`, {
+      root: dirname(file),
+      mode: managedMode('owner-record'),
+    });
   } catch {
     // Best effort, see above.
   }

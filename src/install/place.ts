@@ -1,10 +1,11 @@
-import { chmod, copyFile, constants, link, lstat, readdir, rename } from 'node:fs/promises';
+import { copyFile, constants, link, lstat, readdir, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { sha256File } from '../appimage/verify.js';
 import { KeeperError } from '../core/errors.js';
 import { ownedTempPath } from '../transfer/download/index.js';
 import { appFileName } from '../core/file-names.js';
 import { ensureDirBelow } from '../core/no-follow.js';
+import { setManagedMode } from '../core/file-modes.js';
 import { fsyncDir } from '../core/atomic-files.js';
 import { deleteManagedFile, isInside } from './managed-delete.js';
 import { tempPrefix } from './naming.js';
@@ -77,7 +78,7 @@ export async function placeAppImage(opts: {
   beforeCommit?: (plan: CommitPlan) => Promise<void>;
 }): Promise<Placed> {
   const { target, foreignKept } = opts;
-  await chmod(opts.tempPath, 0o755);
+  await setManagedMode(opts.tempPath, 'appimage');
   const old = opts.old;
   // When the old record's own file was replaced behind our back, what sits there is not that version.
   const oldIsOurs = old !== undefined && !(foreignKept && old.file === target);
@@ -95,6 +96,7 @@ export async function placeAppImage(opts: {
     await ensureDirBelow(opts.storageDir, dir);
     staged = await ownedTempPath(dir, tempPrefix(opts.name), 'previous');
     await linkOrCopy(old.file, staged);
+    await setManagedMode(staged, 'appimage');
   }
   await opts.beforeCommit?.({ target, previous, staged });
   await rename(opts.tempPath, target);

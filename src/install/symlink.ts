@@ -1,7 +1,8 @@
-import { lstat, mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { lstat, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KeeperError } from '../core/errors.js';
 import { appFileName } from '../core/file-names.js';
+import { makeManagedDir } from '../core/file-modes.js';
 
 /**
  * Points `<dir>/<name>` (the app name's file-name-safe form) at `target`, replacing it atomically (temp link + rename). An existing
@@ -16,7 +17,7 @@ export async function placeSymlink(opts: {
   ours: string | undefined;
 }): Promise<string> {
   const link = join(opts.dir, appFileName(opts.name));
-  await mkdir(opts.dir, { recursive: true });
+  await makeManagedDir(opts.dir);
   const st = await lstat(link).catch(() => undefined);
   if (st) {
     if (!st.isSymbolicLink()) {

@@ -13,6 +13,7 @@ import { effectiveAppSettings } from '../../config/settings.js';
 import type { AppSettings } from '../../config/types.js';
 import type { Workspace } from '../../config/workspace.js';
 import { KeeperError } from '../../core/errors.js';
+import { setManagedMode } from '../../core/file-modes.js';
 import { fsyncDir } from '../../core/atomic-files.js';
 import { appRun } from '../app-run.js';
 import { placeAndIntegrate, prepareStorage } from '../place-and-integrate.js';
@@ -71,6 +72,8 @@ async function placeFile(from: string, to: string, move: boolean): Promise<void>
       throw new KeeperError('ADOPT_TARGET_EXISTS', `${to} already exists; the file was left where it is`);
     throw err;
   }
+  // A hard link or copy keeps the file's own mode (0700 under root's umask 077): storage's is fixed.
+  await setManagedMode(to, 'appimage');
   if (move) await rm(from);
 }
 

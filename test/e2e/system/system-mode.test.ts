@@ -2,7 +2,7 @@
 // folders): what it writes is root's and readable by all, another user runs the app but may not use
 // --system, doctor --system catches a group-writable folder, and schedule install writes system units.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -29,6 +29,16 @@ function modes(r: StepResult | undefined): Map<string, { mode: string; user: str
     map.set(path.join(' '), { mode, user, type });
   }
   return map;
+}
+
+/** The system config.yml of these tests: the sim is the hub, and apps get a symlink. */
+function configText(sim: Sim): string {
+  return [
+    `hub_release_api_url: ${sim.hubApiUrl}`,
+    `hub_release_web_url: ${sim.url}`,
+    'hub_proxy: false',
+    'create_symlinks: true',
+  ].join('\n');
 }
 
 const skip = await namespaceUnavailable();
@@ -60,13 +70,76 @@ void describe('--system in a private mount namespace', { skip: skip !== undefine
     await disposeFixtureAppImages();
   });
 
+  void test('adopt, rollback and re-integration under umask 077 leave 0755 apps and folders, 0644 entries and icons', async () => {
+    const NAME = 'sysadopt';
+    publishHubRelease(sim, NAME, '2.0.0', await fixtureAppImage(NAME, '2.0.0'));
+    const incoming = join(home, 'in');
+    await mkdir(incoming, { recursive: true });
+    const source = join(incoming, 'source.bin');
+    await writeFile(source, await fixtureAppImage(NAME, '1.0.0'));
+    const file = join(incoming, `${NAME}-1.0.0-x86_64.AppImage`);
+    const config = configText(sim);
+    const find = `find /opt/appimages /usr/local/bin /usr/local/share -printf '%m %u %y %p\\n'`;
+    const r = await runInSystemNamespace(
+      [
+        /* 0 */ { argv: cli('--system', 'init', '--global') },
+        // Root's copy under umask 077 is 0700, as a download or `cp` by root would be.
+        /* 1 */ {
+          shell: `printf '%s\\n' '${config.replaceAll('\n', "' '")}' > /etc/appimage-keeper/config.yml && cp ${source} ${file} && chmod +x ${file}`,
+        },
+        /* 2 */ { argv: cli('--system', '--json', 'adopt', file, '--url', `${sim.url}/e2e/${NAME}`) },
+        /* 3 */ { shell: find },
+        /* 4 */ { argv: [`/usr/local/bin/${NAME}`], asNobody: true },
+        /* 5 */ { argv: cli('--system', '--json', 'update') },
+        // A kept version narrowed behind our back is restored with the AppImage mode all the same.
+        /* 6 */ { shell: 'chmod 700 /opt/appimages/.appimage-keeper-previous/*' },
+        /* 7 */ { argv: cli('--system', '--json', 'rollback', NAME) },
+        /* 8 */ { shell: find },
+        /* 9 */ { argv: [`/usr/local/bin/${NAME}`], asNobody: true },
+        // Entry and icons gone, the menu folders too: `update --force` integrates the app again.
+        /* 10 */ { shell: 'rm -rf /usr/local/share/applications /usr/local/share/icons' },
+        /* 11 */ { argv: cli('--system', '--json', 'update', '--force', NAME) },
+        /* 12 */ { shell: find },
+        /* 13 */ { argv: [`/usr/local/bin/${NAME}`], asNobody: true },
+      ],
+      { env, umask: '077' },
+    );
+    for (const i of [0, 1, 2, 5, 7, 11])
+      assert.equal(r[i]?.code, 0, `step ${i}: ${r[i]?.stdout}${r[i]?.stderr}`);
+    const check = (step: StepResult | undefined, what: string): void => {
+      const seen = modes(step);
+      const listing = [...seen].map(([p, m]) => `${m.mode} ${m.type} ${p}`).join('\n');
+      const apps = [...seen].filter(([p, m]) => m.type === 'f' && p.endsWith('.AppImage'));
+      assert.ok(apps.length > 0, `${what}: an AppImage in storage\n${listing}`);
+      assert.ok(
+        [...seen.keys()].some(
+          (p) => p.startsWith('/usr/local/share/applications/') && p.endsWith('.desktop'),
+        ),
+        `${what}: a desktop entry\n${listing}`,
+      );
+      assert.ok(
+        [...seen].some(([p, m]) => p.startsWith('/usr/local/share/icons/') && m.type === 'f'),
+        `${what}: an icon\n${listing}`,
+      );
+      for (const [p, m] of seen) {
+        assert.equal(m.user, 'root', `${what}: ${p} is owned by ${m.user}`);
+        if (m.type === 'l') continue;
+        const want = m.type === 'd' || p.endsWith('.AppImage') ? '755' : '644';
+        assert.equal(m.mode, want, `${what}: ${p}\n${listing}`);
+      }
+    };
+    check(r[3], 'after adopt');
+    assert.equal(r[4]?.code, 0, `nobody runs the adopted app: ${r[4]?.stderr}`);
+    assert.equal(r[4]?.stdout.trim(), `${NAME} 1.0.0`);
+    check(r[8], 'after rollback');
+    assert.equal(r[9]?.code, 0, `nobody runs the restored app: ${r[9]?.stderr}`);
+    assert.equal(r[9]?.stdout.trim(), `${NAME} 1.0.0`);
+    check(r[12], 'after re-integration');
+    assert.equal(r[13]?.stdout.trim(), `${NAME} 2.0.0`, r[13]?.stderr);
+  });
+
   void test('root under umask 077: 0755/0644 root files, nobody runs the app, doctor and schedule', async () => {
-    const config = [
-      `hub_release_api_url: ${sim.hubApiUrl}`,
-      `hub_release_web_url: ${sim.url}`,
-      'hub_proxy: false',
-      'create_symlinks: true',
-    ].join('\n');
+    const config = configText(sim);
     const recipe = [
       `name: ${APP}`,
       'strategy:',
