@@ -1,6 +1,7 @@
 // esbuild options shared by the npm bundle (ESM, scripts/build.mjs) and the standalone executable
 // (CommonJS, scripts/build-standalone.ts): one entry, one set of build-time constants.
 import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** package.json of this repository. */
