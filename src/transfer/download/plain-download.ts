@@ -27,12 +27,15 @@ interface PlainState {
 /**
  * One connection, one GET. After a transient failure it resumes with `Range: bytes=<on disk>-`
  * and `If-Range`; a 200 answer restarts from byte 0, a wrong Content-Range disables ranges and
- * restarts. `first` is the already opened probe response (undefined: open a fresh GET).
+ * restarts. `first` is the already opened probe response (undefined: open a fresh GET). With
+ * `resumeAt` (bytes a previous run left on disk) the probe's body is dropped and the first
+ * request is already a resume.
  */
 export async function runPlain(
   ctx: TransferContext,
   first: FirstResponse | undefined,
   fallbackValidator: string | undefined,
+  resumeAt = 0,
 ): Promise<TransferOutcome> {
   let current: FirstResponse | undefined = first ?? (await openFirstResponse(ctx));
   const state: PlainState = {
@@ -41,8 +44,16 @@ export async function runPlain(
     rangesOk: acceptsByteRanges(current.response.headers),
     finalUrl: current.response.url,
   };
-  const cursor: PumpCursor = { received: 0, written: 0 };
+  const cursor: PumpCursor = { received: resumeAt, written: resumeAt };
   const hasher = new PrefixHasher(ctx.file, () => cursor.written, ctx.tap);
+  const announce = (): void =>
+    ctx.onPlan?.({ validator: state.validator, size: state.size, ranges: () => [[0, cursor.written]] });
+  if (resumeAt > 0) {
+    current.response.body.destroy();
+    current.attempt.dispose();
+    current = undefined;
+  }
+  announce();
   let failures = 0;
 
   for (;;) {
@@ -56,6 +67,7 @@ export async function runPlain(
         current = undefined;
       } else {
         response = await reopen(ctx, state, cursor, hasher, attempt);
+        announce();
       }
       // A body of unannounced length (chunked) is still held to the size the forge announced, or
       // with none to max_asset_size.
