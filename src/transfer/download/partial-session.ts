@@ -13,7 +13,7 @@ import { ownedTempPath } from './temp-file.js';
 import type { DiskPlan } from './transfer-context.js';
 
 // How many new bytes on disk before the sidecar is written again: what a kill can cost at most.
-const SAVE_EVERY_BYTES = 4 * 1024 * 1024;
+const SAVE_EVERY_BYTES = 2 * 1024 * 1024;
 
 /**
  * A download writing into a partial slot: keeps its sidecar in step with what is on disk (one
