@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { appOf } from '../../helpers/json-output.js';
 import { sha256 } from '../../helpers/sha256.js';
+import { partialsDir } from '../../helpers/temp-files.js';
 import { BIG_PAD_BYTES, publish, startCli, useUpdateSuite, waitFor } from './harness.js';
 
 interface Sidecar {
@@ -26,7 +27,7 @@ void describe('update: resume across runs', () => {
       const asset = await publish(suite.sim, app, '1.0.0', { body });
       // Slow enough (about 4 s) for the kill to land in the middle.
       suite.sim.fault(asset.path, { throttleBytesPerSec: 2.5 * 1024 * 1024, methods: ['GET'] });
-      const partials = join(w.env.XDG_CACHE_HOME ?? '', 'appimage-keeper', 'partials');
+      const partials = partialsDir(w.env);
       const bg = startCli(['--json', 'update'], w.env);
       const covered = await waitFor('a third of the file recorded', async () => {
         const dirs = await readdir(partials).catch(() => []);
