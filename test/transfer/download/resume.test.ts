@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatedSha256 } from '../../../sim/index.js';
@@ -127,6 +127,30 @@ void describe('download: resume across runs', () => {
             join(slot, 'state.json'),
             JSON.stringify({ url, validator: '"zz"', size: SIZE, ranges: [[0, 1000]] }),
           );
+        },
+      ],
+      [
+        'data is a symlink',
+        async () => {
+          await mkdir(slot, { recursive: true });
+          await symlink(join(outside, 'data'), join(slot, 'data'));
+          await writeFile(
+            join(slot, 'state.json'),
+            JSON.stringify({ url, validator: '"zz"', size: SIZE, ranges: [[0, 8]] }),
+          );
+        },
+      ],
+      [
+        'slot belongs to another user',
+        async () => {
+          await mkdir(slot, { recursive: true });
+          await writeFile(join(slot, 'data'), Buffer.alloc(1000));
+          await writeFile(
+            join(slot, 'state.json'),
+            JSON.stringify({ url, validator: '"zz"', size: SIZE, ranges: [[0, 1000]] }),
+          );
+          // Only root can hand a folder to another user; elsewhere this case plants a sound slot of ours.
+          if (process.getuid?.() === 0) await chown(slot, 65534, 65534);
         },
       ],
       [
