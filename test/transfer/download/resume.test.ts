@@ -69,8 +69,13 @@ void describe('download: resume across runs', () => {
         assert.ok(
           ifRange.every((q) => typeof q.headers['if-range'] === 'string' && q.headers['if-range'] !== ''),
         );
-        const refetched = rangeBytes(ranges, SIZE);
-        assert.ok(refetched <= 0.45 * SIZE, `asked again for ${refetched} of ${SIZE} bytes`);
+        assert.ok(
+          SIZE - r.resumedBytes <= 0.45 * SIZE,
+          `refetched ${SIZE - r.resumedBytes} of ${SIZE} bytes`,
+        );
+        // Range spans count twice the tails work stealing cuts off a range already asked for.
+        const asked = rangeBytes(ranges, SIZE);
+        assert.ok(asked <= (segmented ? 0.6 : 0.45) * SIZE, `asked again for ${asked} of ${SIZE} bytes`);
         await assert.rejects(lstat(slot), 'the slot is cleared after success');
       } finally {
         await removeTestTemps(b.dir);
@@ -109,6 +114,14 @@ void describe('download: resume across runs', () => {
     await mkdir(outside, { recursive: true });
     await writeFile(join(outside, 'data'), 'precious');
     await mkdir(join(cache, 'partials'), { recursive: true });
+    // The server's own validator: a planted slot is refused for its damage, not for naming another version.
+    const etag = (await fetch(url, { method: 'HEAD' })).headers.get('etag') ?? '';
+    const plantSlot = async (data: Buffer | 'link', ranges: number[][]): Promise<void> => {
+      await mkdir(slot, { recursive: true });
+      if (data === 'link') await symlink(join(outside, 'data'), join(slot, 'data'));
+      else await writeFile(join(slot, 'data'), data);
+      await writeFile(join(slot, 'state.json'), JSON.stringify({ url, validator: etag, size: SIZE, ranges }));
+    };
     const cases: Array<[string, () => Promise<void>]> = [
       ['slot is a symlink', () => symlink(outside, slot)],
       [
@@ -118,40 +131,15 @@ void describe('download: resume across runs', () => {
           await symlink(join(outside, 'data'), join(slot, 'state.json'));
         },
       ],
+      ['data shorter than the sidecar claims', () => plantSlot(Buffer.from('x'), [[0, 1000]])],
+      ['data is a symlink', () => plantSlot('link', [[0, 8]])],
       [
-        'data shorter than the sidecar claims',
-        async () => {
-          await mkdir(slot, { recursive: true });
-          await writeFile(join(slot, 'data'), 'x');
-          await writeFile(
-            join(slot, 'state.json'),
-            JSON.stringify({ url, validator: '"zz"', size: SIZE, ranges: [[0, 1000]] }),
-          );
-        },
-      ],
-      [
-        'data is a symlink',
-        async () => {
-          await mkdir(slot, { recursive: true });
-          await symlink(join(outside, 'data'), join(slot, 'data'));
-          await writeFile(
-            join(slot, 'state.json'),
-            JSON.stringify({ url, validator: '"zz"', size: SIZE, ranges: [[0, 8]] }),
-          );
-        },
-      ],
-      [
-        'slot belongs to another user',
-        async () => {
-          await mkdir(slot, { recursive: true });
-          await writeFile(join(slot, 'data'), Buffer.alloc(1000));
-          await writeFile(
-            join(slot, 'state.json'),
-            JSON.stringify({ url, validator: '"zz"', size: SIZE, ranges: [[0, 1000]] }),
-          );
-          // Only root can hand a folder to another user; elsewhere this case plants a sound slot of ours.
-          if (process.getuid?.() === 0) await chown(slot, 65534, 65534);
-        },
+        'ranges out of order',
+        () =>
+          plantSlot(Buffer.alloc(3000), [
+            [2000, 3000],
+            [0, 1000],
+          ]),
       ],
       [
         'sidecar is garbage',
@@ -161,6 +149,16 @@ void describe('download: resume across runs', () => {
         },
       ],
     ];
+    // Only root can hand a folder to another user.
+    if (process.getuid?.() === 0) {
+      cases.push([
+        'slot belongs to another user',
+        async () => {
+          await plantSlot(Buffer.alloc(1000), [[0, 1000]]);
+          await chown(slot, 65534, 65534);
+        },
+      ]);
+    }
     for (const [name, plant] of cases) {
       await plant();
       b.sim.clearRequests();
