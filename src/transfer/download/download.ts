@@ -113,8 +113,8 @@ async function transfer(
     const prefix = done?.[0]?.[0] === 0 ? done[0][1] : 0;
     if (prefix === 0) await partial?.discardPrevious();
     else await ctx.file.truncate(prefix);
-    const outcome = await runPlain(ctx, first, req.validator, prefix);
-    return { ...outcome, resumedBytes: prefix };
+    const { restarted, ...outcome } = await runPlain(ctx, first, req.validator, prefix);
+    return { ...outcome, resumedBytes: restarted ? 0 : prefix };
   }
   if (!done) await partial?.discardPrevious();
   try {
@@ -133,6 +133,7 @@ async function transfer(
     await ctx.file.truncate(0);
     ctx.retries++;
     ctx.progress(0, size);
-    return { ...(await runPlain(ctx, undefined, req.validator)), resumedBytes: 0 };
+    const { restarted: _, ...outcome } = await runPlain(ctx, undefined, req.validator);
+    return { ...outcome, resumedBytes: 0 };
   }
 }

@@ -22,6 +22,8 @@ interface PlainState {
   validator: string | undefined;
   rangesOk: boolean;
   finalUrl: string;
+  /** A full body replaced what was on disk (the bytes kept before it are not part of the file). */
+  restarted: boolean;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runPlain(
     validator: rangeValidator(current.response.headers) ?? fallbackValidator,
     rangesOk: acceptsByteRanges(current.response.headers),
     finalUrl: current.response.url,
+    restarted: false,
   };
   const cursor: PumpCursor = { received: resumeAt, written: resumeAt };
   const hasher = new PrefixHasher(ctx.file, () => cursor.written, ctx.tap);
@@ -98,6 +101,7 @@ export async function runPlain(
         finalUrl: state.finalUrl,
         segmented: false,
         connections: 1,
+        restarted: state.restarted,
       };
     } catch (err) {
       const e = attempt.translate(err, ctx.url);
@@ -173,6 +177,7 @@ async function reopen(
   // A full body: the server ignored the range or the file changed; start over from byte 0.
   await ctx.file.truncate(0);
   await hasher.reset();
+  state.restarted = true;
   cursor.received = 0;
   cursor.written = 0;
   state.size = announcedSize(ctx, response);

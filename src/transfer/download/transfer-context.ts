@@ -46,4 +46,6 @@ export interface TransferOutcome {
   finalUrl: string;
   segmented: boolean;
   connections: number;
+  /** The transfer started over from byte 0 after it had begun (a plain download answered 200). */
+  restarted?: boolean;
 }

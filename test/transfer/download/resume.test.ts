@@ -106,6 +106,23 @@ void describe('download: resume across runs', () => {
     }
   });
 
+  void test('a resume answered with 200 (If-Range did not match) starts over and reuses nothing', async () => {
+    const path = '/resume/ignored.AppImage';
+    const url = b.sim.putAsset(path, { size: SIZE, seed: 9 });
+    const req = request(b.dir, url, { resumeDir: cache });
+    await stopAt(req, 0.6);
+    b.sim.fault(path, { ignoreRange: true });
+    const r = await download(req);
+    try {
+      b.sim.clearFaults();
+      assert.ok(rangesFor(b.sim, path).length > 0, 'a resume was tried');
+      assert.equal(r.resumedBytes, 0);
+      assert.equal(await fileSha256(r.path), generatedSha256(SIZE, 9));
+    } finally {
+      await removeTestTemps(b.dir);
+    }
+  });
+
   void test('a damaged or hostile partial is removed, never followed', async () => {
     const path = '/resume/hostile.AppImage';
     const url = b.sim.putAsset(path, { size: SIZE, seed: 7 });
