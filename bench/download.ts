@@ -3,6 +3,7 @@
  * (per-connection limit, like a CDN edge) and unthrottled, on one generated asset served by the sim.
  *
  *   npx tsx bench/download.ts [--size-mib 512] [--throttle-mbps 25] [--reps 3] [--smoke]
+ *   npx tsx bench/download.ts --resume [--size-mib 512]   (only the "killed at 60% and resumed" rows)
  *
  * Our downloads run in a child process (`--child`) so their peak RSS is their own. Like the shipped
  * CLI, the child is this file bundled by esbuild and run by plain node (no tsx/esbuild service in
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { median, numberArg } from './cli-args.js';
+import type { Sim } from '../sim/index.js';
 
 interface Run {
   scenario: string;
@@ -38,6 +40,7 @@ interface ChildReport {
   size: number;
   connections: number;
   segmented: boolean;
+  resumedBytes?: number;
 }
 
 const SEED = 4242;
@@ -189,6 +192,15 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'ak-bench-'));
   const url = sim.putAsset('/bench/Big-x86_64.AppImage', { size, seed: SEED });
   const runs: Run[] = [];
+  if (process.argv.includes('--resume')) {
+    try {
+      await resumeRows(await bundleChild(dir), sim, url, dir, size, want);
+    } finally {
+      await sim.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   // aria2c is not among the test tools (scripts/ensure-tools.mjs): without it its row is left out.
   const hasAria2c = spawnSync('aria2c', ['--version'], { stdio: 'ignore' }).error === undefined;
   if (!hasAria2c) process.stderr.write('aria2c is not installed: its rows are left out\n');
@@ -332,8 +344,69 @@ function targets(runs: Run[]): string[] {
   ];
 }
 
+/**
+ * "Killed at 60% and resumed": a child downloads with a partial in `dir/cache` and SIGKILLs itself
+ * once 60% is on disk; a second child resumes. The fraction refetched is what the second run asked
+ * for with Range (its probe's body, dropped at once, is not counted) over the size.
+ */
+async function resumeRows(
+  childScript: string,
+  sim: Sim,
+  url: string,
+  dir: string,
+  size: number,
+  want: string,
+): Promise<void> {
+  const lines = [
+    `Killed at 60% of a ${(size / 1024 ** 2).toFixed(0)} MiB download (SIGKILL), then resumed by a new process.`,
+    '',
+    '| download | kept from the killed run | asked again (Range) | refetched | resume wall s | bytes ok |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  const verdicts: string[] = [''];
+  for (const segmented of [false, true]) {
+    const seg = segmented ? '1' : '0';
+    const killed = await new Promise<NodeJS.Signals | null>((resolve) => {
+      const c = spawn(process.execPath, [childScript, '--child', url, dir, seg, '--kill-at', '0.6'], {
+        stdio: 'ignore',
+      });
+      c.on('close', (_code, signal) => resolve(signal));
+    });
+    sim.clearRequests();
+    const { stdout } = await measure([
+      process.execPath,
+      childScript,
+      '--child',
+      url,
+      dir,
+      seg,
+      '--kill-at',
+      '0',
+    ]);
+    const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as ChildReport & {
+      resumedBytes: number;
+    };
+    let asked = 0;
+    for (const r of sim.requests) {
+      const m = /^bytes=(\d+)-(\d*)$/.exec(String(r.headers.range ?? ''));
+      if (m) asked += (m[2] === '' ? size - 1 : Number(m[2])) - Number(m[1]) + 1;
+    }
+    const pct = (n: number): string => `${((100 * n) / size).toFixed(1)} %`;
+    lines.push(
+      `| ${segmented ? 'segmented x4' : 'plain'} | ${pct(report.resumedBytes ?? 0)} | ${pct(asked)} | ` +
+        `${pct(size - (report.resumedBytes ?? 0))} | ${(report.ms / 1000).toFixed(2)} | ` +
+        `${report.sha256 === want && killed === 'SIGKILL' ? 'yes' : 'NO'} |`,
+    );
+    const worst = (size - (report.resumedBytes ?? 0)) / size;
+    verdicts.push(
+      `- ${segmented ? 'segmented' : 'plain'}: refetched ${(100 * worst).toFixed(1)} % (target <= 45 %: ${worst <= 0.45 ? 'met' : 'MISSED'})`,
+    );
+  }
+  process.stdout.write(`${[...lines, ...verdicts].join('\n')}\n`);
+}
+
 /** Child mode: one download, then a JSON line with the timing and digest. */
-async function child(url: string, dir: string, segmented: boolean): Promise<void> {
+async function child(url: string, dir: string, segmented: boolean, killAt = 0): Promise<void> {
   const { download } = await import('../src/transfer/download/index.js');
   const { httpSettingsFor } = await import('../src/http/proxy-settings.js');
   const started = process.hrtime.bigint();
@@ -346,6 +419,12 @@ async function child(url: string, dir: string, segmented: boolean): Promise<void
     segmented,
     connections: 4,
     stallTimeoutMs: 30_000,
+    // With --kill-at the partial lives in `dir/cache` and the process dies at that fraction.
+    ...(killAt >= 0 && process.argv.includes('--kill-at') ? { resumeDir: join(dir, 'cache') } : {}),
+    onProgress: (received, total) => {
+      if (killAt > 0 && total !== undefined && received >= killAt * total)
+        process.kill(process.pid, 'SIGKILL');
+    },
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   await rm(r.path, { force: true });
@@ -355,6 +434,7 @@ async function child(url: string, dir: string, segmented: boolean): Promise<void
     size: r.size,
     connections: r.connections,
     segmented: r.segmented,
+    resumedBytes: r.resumedBytes,
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
@@ -362,7 +442,8 @@ async function child(url: string, dir: string, segmented: boolean): Promise<void
 const childAt = process.argv.indexOf('--child');
 if (childAt >= 0) {
   const [url, dir, seg] = process.argv.slice(childAt + 1);
-  await child(url ?? '', dir ?? '', seg === '1');
+  const killAt = process.argv.indexOf('--kill-at');
+  await child(url ?? '', dir ?? '', seg === '1', killAt >= 0 ? Number(process.argv[killAt + 1]) : 0);
 } else {
   await main();
 }

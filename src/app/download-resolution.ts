@@ -40,6 +40,8 @@ export async function downloadResolution(
     expectedSize: resolution.size,
     maxBytes: settings.max_asset_size,
     validator: resolution.validator,
+    // An interrupted download resumes on the next run from the partial kept in the cache.
+    resumeDir: ctx.paths.cacheDir,
     tap: target.tap,
     segmented: settings.segmented_downloads,
     connections: settings.download_connections,

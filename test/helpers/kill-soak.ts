@@ -5,7 +5,7 @@
  * by test/e2e/update/soak.test.ts.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sim } from '../../sim/index.js';
 import { TEMP_PREFIX } from '../../src/core/file-names.js';
@@ -14,7 +14,7 @@ import { publishHubRelease } from './hub-release.js';
 import { startCli } from './run-cli.js';
 import { sha256 } from './sha256.js';
 import { makeSimWorld, type SimWorld } from './sim-world.js';
-import { tempFiles } from './temp-files.js';
+import { partialsDir, tempFiles } from './temp-files.js';
 import { seededRandom } from './seeded-random.js';
 
 /** Where a trial aims its kill. */
@@ -182,11 +182,19 @@ async function killedRun(world: SimWorld, phase: SoakPhase, random: () => number
     }
   };
   const { storageDir } = world;
+  const partials = partialsDir(world.env);
+  await mkdir(partials, { recursive: true });
   const stateDir = world.home.stateDir;
   const applications = join(world.home.dataHome, 'applications');
   switch (phase) {
     case 'download':
+      // A full download writes into a partial in the cache; zsync and blockmap into storage_dir.
       on(storageDir, isFetchTemp, () => 50 + Math.floor(random() * 1500));
+      on(
+        partials,
+        () => true,
+        () => 50 + Math.floor(random() * 1500),
+      );
       break;
     case 'verify':
       on(storageDir, isFetchTemp, () => Math.floor(random() * 25));

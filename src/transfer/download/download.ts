@@ -5,7 +5,9 @@ import { runPlain } from './plain-download.js';
 import { withoutCredentials } from '../../http/url-scope.js';
 import { acceptsByteRanges, rangeValidator } from './response-headers.js';
 import { runSegmented } from './segmented-download.js';
-import { createTempFile } from '../../core/atomic-files.js';
+import { createTempFile, type TempFile } from '../../core/atomic-files.js';
+import { PartialSession } from './partial-session.js';
+import { takePartialSlot } from './partial-store.js';
 import { WriteBehind } from './write-behind.js';
 import type { TransferContext, TransferOutcome } from './transfer-context.js';
 import type { DownloadRequest, DownloadResult } from './types.js';
@@ -25,7 +27,14 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     throw new DownloadError('DOWNLOAD_URL_INVALID', req.url, `unsupported URL scheme ${url.protocol}`);
   }
   if (req.signal?.aborted) throw new DownloadError('DOWNLOAD_ABORTED', req.url, 'download aborted');
-  const temp = await createTempFile(req.destDir, req.tempPrefix);
+  const slot = req.resumeDir
+    ? // A cache that cannot hold a partial (a planted link, a full disk) only costs the resume.
+      await takePartialSlot(req.resumeDir, req.url).catch(() => undefined)
+    : undefined;
+  const partial = slot ? new PartialSession(slot, req.url) : undefined;
+  const temp: TempFile = slot
+    ? { path: slot.dataPath, handle: slot.handle }
+    : await createTempFile(req.destDir, req.tempPrefix);
   const writeBehind = new WriteBehind(temp.handle);
   const ctx: TransferContext = {
     url: req.url,
@@ -44,21 +53,26 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
     tap: req.tap,
     progress: (received, total) => {
       writeBehind.written(received);
+      partial?.progressed(received);
       req.onProgress?.(received, total);
     },
+    onPlan: partial ? (plan) => partial.planned(plan) : undefined,
   };
   try {
-    const outcome = await transfer(ctx, req);
+    const outcome = await transfer(ctx, req, partial);
     // An abort that lands after the last byte still means the caller no longer wants the file.
     if (req.signal?.aborted) throw new DownloadError('DOWNLOAD_ABORTED', req.url, 'download aborted');
     await writeBehind.settle();
     await temp.handle.sync();
     await temp.handle.close();
-    return { path: temp.path, retries: ctx.retries, ...outcome };
+    const path = partial ? await partial.handOver(req.destDir, req.tempPrefix) : temp.path;
+    return { path, retries: ctx.retries, ...outcome };
   } catch (err) {
     await writeBehind.drain();
     await temp.handle.close().catch(() => undefined);
-    await rm(temp.path, { force: true });
+    // A partial stays for the next run (Ctrl-C, a dead link); a plain temp file goes.
+    if (partial) await partial.keep();
+    else await rm(temp.path, { force: true });
     if (err instanceof DownloadError) throw err;
     throw new DownloadError('DOWNLOAD_FAILED', req.url, err instanceof Error ? err.message : String(err), {
       cause: err,
@@ -66,7 +80,11 @@ export async function download(req: DownloadRequest): Promise<DownloadResult> {
   }
 }
 
-async function transfer(ctx: TransferContext, req: DownloadRequest): Promise<TransferOutcome> {
+async function transfer(
+  ctx: TransferContext,
+  req: DownloadRequest,
+  partial: PartialSession | undefined,
+): Promise<TransferOutcome & { resumedBytes: number }> {
   const first = await openFirstResponse(ctx);
   const { headers } = first.response;
   const size = sizeOrDispose(ctx, first);
@@ -80,21 +98,42 @@ async function transfer(ctx: TransferContext, req: DownloadRequest): Promise<Tra
     size !== undefined &&
     size >= 2 * minSegmentBytes &&
     validator !== undefined;
-  if (!eligible) return runPlain(ctx, first, req.validator);
+  // What a previous run left counts only for the very same version, and only with ranges.
+  const previous = partial?.previous;
+  const done =
+    previous &&
+    previous.validator === validator &&
+    previous.size === size &&
+    acceptsByteRanges(headers) &&
+    previous.ranges.length > 0
+      ? previous.ranges
+      : undefined;
+  const resumedBytes = (done ?? []).reduce((n, [a, b]) => n + (b - a), 0);
+  if (!eligible) {
+    const prefix = done?.[0]?.[0] === 0 ? done[0][1] : 0;
+    if (prefix === 0) await partial?.discardPrevious();
+    else await ctx.file.truncate(prefix);
+    const { restarted, ...outcome } = await runPlain(ctx, first, req.validator, prefix);
+    return { ...outcome, resumedBytes: restarted ? 0 : prefix };
+  }
+  if (!done) await partial?.discardPrevious();
   try {
-    return await runSegmented(ctx, first, {
+    const outcome = await runSegmented(ctx, first, {
       size,
       validator,
       connections,
       minSegmentBytes,
       finalUrl: first.response.url,
+      done,
     });
+    return { ...outcome, resumedBytes };
   } catch (err) {
     if (!(err instanceof RangeNotHonouredError)) throw err;
     // The server does not honour ranges: start over with one plain GET.
     await ctx.file.truncate(0);
     ctx.retries++;
     ctx.progress(0, size);
-    return runPlain(ctx, undefined, req.validator);
+    const { restarted: _, ...outcome } = await runPlain(ctx, undefined, req.validator);
+    return { ...outcome, resumedBytes: 0 };
   }
 }

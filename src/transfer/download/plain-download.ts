@@ -22,17 +22,22 @@ interface PlainState {
   validator: string | undefined;
   rangesOk: boolean;
   finalUrl: string;
+  /** A full body replaced what was on disk (the bytes kept before it are not part of the file). */
+  restarted: boolean;
 }
 
 /**
  * One connection, one GET. After a transient failure it resumes with `Range: bytes=<on disk>-`
  * and `If-Range`; a 200 answer restarts from byte 0, a wrong Content-Range disables ranges and
- * restarts. `first` is the already opened probe response (undefined: open a fresh GET).
+ * restarts. `first` is the already opened probe response (undefined: open a fresh GET). With
+ * `resumeAt` (bytes a previous run left on disk) the probe's body is dropped and the first
+ * request is already a resume.
  */
 export async function runPlain(
   ctx: TransferContext,
   first: FirstResponse | undefined,
   fallbackValidator: string | undefined,
+  resumeAt = 0,
 ): Promise<TransferOutcome> {
   let current: FirstResponse | undefined = first ?? (await openFirstResponse(ctx));
   const state: PlainState = {
@@ -40,9 +45,18 @@ export async function runPlain(
     validator: rangeValidator(current.response.headers) ?? fallbackValidator,
     rangesOk: acceptsByteRanges(current.response.headers),
     finalUrl: current.response.url,
+    restarted: false,
   };
-  const cursor: PumpCursor = { received: 0, written: 0 };
+  const cursor: PumpCursor = { received: resumeAt, written: resumeAt };
   const hasher = new PrefixHasher(ctx.file, () => cursor.written, ctx.tap);
+  const announce = (): void =>
+    ctx.onPlan?.({ validator: state.validator, size: state.size, ranges: () => [[0, cursor.written]] });
+  if (resumeAt > 0) {
+    current.response.body.destroy();
+    current.attempt.dispose();
+    current = undefined;
+  }
+  announce();
   let failures = 0;
 
   for (;;) {
@@ -56,6 +70,7 @@ export async function runPlain(
         current = undefined;
       } else {
         response = await reopen(ctx, state, cursor, hasher, attempt);
+        announce();
       }
       // A body of unannounced length (chunked) is still held to the size the forge announced, or
       // with none to max_asset_size.
@@ -86,6 +101,7 @@ export async function runPlain(
         finalUrl: state.finalUrl,
         segmented: false,
         connections: 1,
+        restarted: state.restarted,
       };
     } catch (err) {
       const e = attempt.translate(err, ctx.url);
@@ -161,6 +177,7 @@ async function reopen(
   // A full body: the server ignored the range or the file changed; start over from byte 0.
   await ctx.file.truncate(0);
   await hasher.reset();
+  state.restarted = true;
   cursor.received = 0;
   cursor.written = 0;
   state.size = announcedSize(ctx, response);

@@ -63,3 +63,33 @@ export function stealWork(segments: Segment[], minStealBytes: number): Segment |
   segments.splice(segments.indexOf(victim) + 1, 0, stolen);
   return stolen;
 }
+
+/**
+ * Segments tiling `size` bytes when `done` (sorted, disjoint [start, end) ranges) are already on
+ * disk: each done range is a finished segment, each gap an open one, gaps split further (on the
+ * same boundaries) until there are about `connections` open segments of at least `minSegmentBytes`.
+ */
+export function resumedSegments(
+  size: number,
+  done: ReadonlyArray<readonly [number, number]>,
+  connections: number,
+  minSegmentBytes: number,
+): Segment[] {
+  const tiles: Segment[] = [];
+  let cursor = 0;
+  const gaps: Array<[number, number]> = [];
+  for (const [a, b] of [...done, [size, size] as const]) {
+    if (a > cursor) gaps.push([cursor, a]);
+    if (b > a) tiles.push({ start: a, end: b, received: b, written: b });
+    cursor = Math.max(cursor, b);
+  }
+  const missing = gaps.reduce((sum, [a, b]) => sum + (b - a), 0);
+  const share = Math.max(minSegmentBytes, Math.ceil(missing / Math.max(1, connections)));
+  for (const [a, b] of gaps) {
+    const parts = Math.max(1, Math.round((b - a) / share));
+    for (const seg of initialSegments(b - a, parts, 1)) {
+      tiles.push({ start: a + seg.start, end: a + seg.end, received: a + seg.start, written: a + seg.start });
+    }
+  }
+  return tiles.sort((x, y) => x.start - y.start);
+}

@@ -7,7 +7,15 @@ import { PrefixHasher } from './prefix-hasher.js';
 import { headerValue } from '../../http/headers.js';
 import { parseContentRange } from '../ranges/content-range.js';
 import { backoffMs, PROGRESS_RESETS_RETRIES, sleep } from './retry-policy.js';
-import { contiguousEnd, initialSegments, stealWork, writtenBytes, type Segment } from './segment-plan.js';
+import {
+  contiguousEnd,
+  initialSegments,
+  resumedSegments,
+  stealWork,
+  writtenBytes,
+  type Segment,
+} from './segment-plan.js';
+import type { ByteRanges } from './partial-store.js';
 import type { TransferContext, TransferOutcome } from './transfer-context.js';
 
 /** Parameters of a segmented transfer, known from the probe. */
@@ -19,6 +27,8 @@ export interface SegmentedPlan {
   minSegmentBytes: number;
   /** URL after redirects: every Range request goes straight there. */
   finalUrl: string;
+  /** Ranges a previous run left on disk for this validator and size (then `first` is not used). */
+  done?: ByteRanges | undefined;
 }
 
 /**
@@ -31,12 +41,20 @@ export interface SegmentedPlan {
  */
 export async function runSegmented(
   ctx: TransferContext,
-  first: FirstResponse,
+  first: FirstResponse | undefined,
   plan: SegmentedPlan,
 ): Promise<TransferOutcome> {
   await ctx.file.truncate(plan.size);
-  const segments = initialSegments(plan.size, plan.connections, plan.minSegmentBytes);
-  const connections = segments.length;
+  const segments = plan.done
+    ? resumedSegments(plan.size, plan.done, plan.connections, plan.minSegmentBytes)
+    : initialSegments(plan.size, plan.connections, plan.minSegmentBytes);
+  const open = segments.filter((s) => s.written < s.end);
+  const connections = Math.min(plan.connections, Math.max(1, open.length));
+  ctx.onPlan?.({
+    validator: plan.validator,
+    size: plan.size,
+    ranges: () => segments.map((s) => [s.start, s.written]),
+  });
   const minStealBytes = Math.max(64 * 1024, Math.floor(plan.minSegmentBytes / 2));
   const group = new AbortController();
   const groupSignal = ctx.signal ? AbortSignal.any([ctx.signal, group.signal]) : group.signal;
@@ -144,14 +162,16 @@ export async function runSegmented(
     }
   };
 
-  const worker = async (seg: Segment, initial?: FirstResponse): Promise<void> => {
+  // Open segments not yet taken by a connection (more than `connections` after a resume).
+  const waiting = open.slice();
+  const worker = async (initial?: FirstResponse): Promise<void> => {
     try {
-      let current: Segment | undefined = seg;
+      let current: Segment | undefined = waiting.shift();
       let pendingFirst = initial;
       while (current && !failure) {
         await fetchSegment(current, pendingFirst);
         pendingFirst = undefined;
-        current = failure ? undefined : stealWork(segments, minStealBytes);
+        current = failure ? undefined : (waiting.shift() ?? stealWork(segments, minStealBytes));
       }
     } catch (err) {
       fail(
@@ -162,9 +182,14 @@ export async function runSegmented(
     }
   };
 
-  const [head, ...rest] = segments;
-  if (!head) throw new DownloadError('DOWNLOAD_FAILED', ctx.url, 'nothing to download');
-  await Promise.all([worker(head, first), ...rest.map((seg) => worker(seg))]);
+  if (open.length === 0 && contiguousEnd(segments) !== plan.size) {
+    throw new DownloadError('DOWNLOAD_FAILED', ctx.url, 'nothing to download');
+  }
+  // The probe's body serves the first segment of a fresh download; a resume drops it.
+  if (plan.done) first?.attempt.dispose();
+  if (plan.done) first?.response.body.destroy();
+  const initial = plan.done ? undefined : first;
+  await Promise.all(Array.from({ length: connections }, (_, i) => worker(i === 0 ? initial : undefined)));
   if (failure) throw failure;
   const done = contiguousEnd(segments);
   if (done !== plan.size) {

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { HttpPhase } from '../../http/errors.js';
 import type { HttpSettings } from '../../http/settings.js';
+import type { ByteRanges } from './partial-store.js';
 import type { ByteTap } from './types.js';
 
 /** What the plain and segmented transfers share: the file, settings, and run-wide counters. */
@@ -27,6 +28,15 @@ export interface TransferContext {
   tap: ByteTap | undefined;
   /** Reports bytes on disk so far. */
   progress: (received: number, total: number | undefined) => void;
+  /** Told what the file on disk holds whenever that changes shape (start, restart), for resume across runs. */
+  onPlan?: ((plan: DiskPlan) => void) | undefined;
+}
+
+/** What the bytes on disk are: the version (validator, size) and the completed ranges, read on demand. */
+export interface DiskPlan {
+  validator: string | undefined;
+  size: number | undefined;
+  ranges: () => ByteRanges;
 }
 
 /** Outcome of a transfer: bytes written and the digest of the file. */
@@ -36,4 +46,6 @@ export interface TransferOutcome {
   finalUrl: string;
   segmented: boolean;
   connections: number;
+  /** The transfer started over from byte 0 after it had begun (a plain download answered 200). */
+  restarted?: boolean;
 }

@@ -37,6 +37,11 @@ export interface DownloadRequest {
   signal?: AbortSignal;
   headers?: Record<string, string>;
   onProgress?: (received: number, total: number | undefined) => void;
+  /**
+   * The cache folder: when set, the bytes go to a partial kept there across runs (see
+   * partial-store.ts) and a later download of the same URL resumes it; unset, nothing outlives the call.
+   */
+  resumeDir?: string | undefined;
   /** Sees every byte in file order as it is hashed (a second digest in the same pass). */
   tap?: ByteTap | undefined;
 }
@@ -62,4 +67,6 @@ export interface DownloadResult {
   retries: number;
   /** URL after redirects. */
   finalUrl: string;
+  /** Bytes a previous, interrupted run had left and this one did not fetch again. */
+  resumedBytes: number;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fixtureAppImage } from '../../helpers/fixture-appimages.js';
 import { appOf } from '../../helpers/json-output.js';
 import { execInstalled } from '../../helpers/run-program.js';
-import { tempFiles } from '../../helpers/temp-files.js';
+import { partialBytes, partialDownloads, tempFiles } from '../../helpers/temp-files.js';
 import type { UpdateJson } from '../../helpers/update-json.js';
 import { publish, startCli, useUpdateSuite, waitFor } from './harness.js';
 
@@ -116,9 +116,10 @@ void describe('update: download limits and interruption', { concurrency: true },
     const v2 = await publish(suite.sim, 'ctrlc', '2.0.0');
     suite.sim.fault(v2.path, { throttleBytesPerSec: 2048, methods: ['GET'] });
     const bg = startCli(['--json', 'update'], w.env);
+    // The bytes arrive in the partial kept in the cache (docs/downloads.md, resume across runs).
     await waitFor('some bytes of the download on disk', async () => {
-      const temps = await tempFiles(w.storageDir);
-      return temps.length > 0 ? temps : undefined;
+      const partials = await partialDownloads(w.env);
+      return partials.length > 0 ? partials : undefined;
     });
     await new Promise((r) => setTimeout(r, 500));
     bg.child.kill('SIGINT');
@@ -138,10 +139,10 @@ void describe('update: download limits and interruption', { concurrency: true },
     assert.deepEqual(await tempFiles(w.storageDir), []);
 
     // The human summary says so too.
+    // The first run's bytes are kept for resuming: wait until the second run adds to them.
+    const kept = await partialBytes(w.env);
     const bg2 = startCli(['update'], w.env);
-    await waitFor('the second download', async () =>
-      (await tempFiles(w.storageDir)).length > 0 ? true : undefined,
-    );
+    await waitFor('the second download', async () => ((await partialBytes(w.env)) > kept ? true : undefined));
     bg2.child.kill('SIGINT');
     const human = await bg2.done;
     assert.equal(human.code, 130, human.stderr);

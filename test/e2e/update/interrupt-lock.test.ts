@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { publish, startCli, waitFor, type World, useUpdateSuite } from './harness.js';
 import { appOf } from '../../helpers/json-output.js';
 import { execInstalled } from '../../helpers/run-program.js';
-import { tempFiles } from '../../helpers/temp-files.js';
+import { partialDownloads, tempFiles } from '../../helpers/temp-files.js';
 import type { UpdateJson } from '../../helpers/update-json.js';
 
 const exists = (p: string): Promise<boolean> =>
@@ -36,18 +36,20 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
     suite.sim.fault(v2.path, { throttleBytesPerSec: 1024, methods: ['GET'] });
     const bg = startCli(['--json', 'update'], w.env);
     const lockFile = join(w.home.stateDir, 'lock');
-    await waitFor('the temp file of the download', async () => {
-      const temps = await tempFiles(w.storageDir);
-      return temps.length > 0 ? temps : undefined;
+    await waitFor('the partial file of the download', async () => {
+      const partials = await partialDownloads(w.env);
+      return partials.length > 0 ? partials : undefined;
     });
     bg.child.kill('SIGKILL');
     const killed = await bg.done;
     assert.equal(killed.signal, 'SIGKILL');
 
-    // What kill -9 leaves behind: a lock naming a dead pid and a partial temp file.
+    // What kill -9 leaves behind: a lock naming a dead pid and a partial kept in the cache (resumed by
+    // the rerun), nothing in storage_dir.
     const owner = JSON.parse(await readFile(lockFile, 'utf8')) as { pid: number };
     assert.equal(owner.pid, bg.child.pid);
-    assert.equal((await tempFiles(w.storageDir)).length, 1);
+    assert.deepEqual(await tempFiles(w.storageDir), []);
+    assert.equal((await partialDownloads(w.env)).length, 1);
     assert.equal(await execInstalled(installed1.file), 'killed 1.0.0');
     assert.deepEqual((await w.state()).apps.killed?.installed, installed1);
 
@@ -60,6 +62,7 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
     assert.equal(o.to_version, '2.0.0');
     assert.equal(await execInstalled(installed1.file), 'killed 2.0.0');
     assert.deepEqual(await tempFiles(w.storageDir), []);
+    assert.deepEqual(await partialDownloads(w.env), [], 'the partial is cleared once downloaded');
     assert.equal(await exists(lockFile), false, 'the lock is released after the rerun');
   });
 
@@ -71,7 +74,7 @@ void describe('update: interrupted and concurrent runs', { concurrency: true }, 
     const holder = startCli(['--json', 'update'], w.env);
     const lockFile = join(w.home.stateDir, 'lock');
     await waitFor('the first run to be downloading', async () =>
-      (await tempFiles(w.storageDir)).length > 0 && (await exists(lockFile)) ? true : undefined,
+      (await partialDownloads(w.env)).length > 0 && (await exists(lockFile)) ? true : undefined,
     );
     const second = await w.update();
     assert.equal(second.code, 3, second.stdout + second.stderr);

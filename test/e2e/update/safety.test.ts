@@ -10,7 +10,7 @@ import { deadPid } from '../../helpers/dead-pid.js';
 import { appOf } from '../../helpers/json-output.js';
 import { execInstalled } from '../../helpers/run-program.js';
 import { sha256 } from '../../helpers/sha256.js';
-import { tempFiles } from '../../helpers/temp-files.js';
+import { partialDownloads, tempFiles } from '../../helpers/temp-files.js';
 import { publish, startCli, waitFor, type World, useUpdateSuite } from './harness.js';
 
 const PREVIOUS = '.appimage-keeper-previous';
@@ -53,8 +53,8 @@ void describe('update: safety of installed versions', { concurrency: true }, () 
     suite.sim.fault(slow.path, { throttleBytesPerSec: 2048, methods: ['GET'] });
     const bg = startCli(['--json', 'update'], a.env);
     await waitFor('big-x downloading', async () => {
-      const temps = await tempFiles(a.storageDir);
-      return temps.length > 0 ? temps : undefined;
+      const partials = await partialDownloads(a.env);
+      return partials.length > 0 ? partials : undefined;
     });
     const other = await b.update();
     assert.equal(other.code, 0, other.stdout + other.stderr);
