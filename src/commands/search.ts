@@ -27,7 +27,11 @@ async function searchSettings(ctx: Context): Promise<{ global: GlobalSettings; w
   const config = await loadConfig(ctx.paths, cache);
   const secrets = await loadSecrets(ctx.paths, cache);
   await cache.save();
-  return { global: effectiveGlobal(config.values, ctx.paths, { ...ctx.env }), warnings: secrets.warnings };
+  const global = effectiveGlobal(config.values, ctx.paths, { ...ctx.env });
+  // config.yml's proxy and ca_file hold for catalogue requests as for every other command's.
+  const { applyNetworkFields } = await import('../http/proxy-settings.js');
+  applyNetworkFields(ctx, global);
+  return { global, warnings: secrets.warnings };
 }
 
 /** `search --names`: every cached catalogue name, one a line, for shell completion; no request. */
