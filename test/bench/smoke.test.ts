@@ -40,7 +40,14 @@ const BENCHES: Record<string, Bench> = {
 };
 
 /** Modules of bench/ that the benchmarks import; they measure nothing themselves. */
-const HELPERS = ['cli-args.ts', 'node-child.ts', 'support.ts', 'time-run.ts', 'transfer-client.ts'];
+const HELPERS = [
+  'cli-args.ts',
+  'node-child.ts',
+  'support.ts',
+  'time-run.ts',
+  'transfer-client.ts',
+  'worlds.ts',
+];
 
 /** Runs `bench/<file> --smoke`; its exit code and output. */
 async function runBench(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
